@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+// ScreenLab: a training and evaluation workbench for UI-element detectors.
+// Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → CLI,
+// with Imaging → Data → (Augment, Evaluation) beside them. See README.md.
+import PackageDescription
+
+/// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
+/// kernels drop overflow and exclusivity checks in release builds.
+let kernelSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "ScreenLab",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
+        .library(name: "ScreenLab", targets: [
+            "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
+            "Detection", "Evaluation", "Weights",
+        ]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // System libraries (module maps only; each shim header fails the build with the apt command to run).
+        systemLibrary("CBLAS", pkgConfig: "openblas", apt: "libopenblas-dev"),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
+        systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+
+        // Engine.
+        .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings),
+        .target(name: "Tensor", dependencies: ["Kernels"]),
+        .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings),
+        .target(name: "NN", dependencies: ["Autograd", "Tensor"]),
+
+        // Pixels and data.
+        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor"], swiftSettings: kernelSettings),
+        .target(name: "Plotting"),
+        .target(name: "Data", dependencies: ["Imaging", "Plotting", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", .product(name: "Yams", package: "Yams")],
+                swiftSettings: kernelSettings),
+
+        // Models, scoring, files.
+        .target(name: "Detection", dependencies: ["NN", "Autograd", "Tensor", "Kernels"]),
+        .target(name: "Evaluation", dependencies: ["Data", "Plotting", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Weights", dependencies: ["Tensor"]),
+
+        .executableTarget(name: "ScreenLabCLI", dependencies: [
+            "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
+            "Detection", "Evaluation", "Weights",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
+        .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels"]),
+        .testTarget(name: "NNTests", dependencies: ["NN", "Autograd", "Tensor"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
+        .testTarget(name: "DataTests", dependencies: ["Data", "Imaging"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Tensor"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "NN", "Autograd", "Tensor"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,1 @@
+// Augment: see README.md for this target's role.

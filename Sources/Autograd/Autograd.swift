@@ -1,0 +1,1 @@
+// Autograd: see README.md for this target's role.

@@ -1,0 +1,21 @@
+/// One screenshot and its boxes.
+public struct Sample: Equatable, Hashable, Codable {
+    /// Stable identifier: the image file name without extension for YOLO, the COCO image id's file name for COCO.
+    public var id: String
+    /// Path to the image; relative paths are resolved against the dataset root.
+    public var imagePath: String
+    public var width: Int
+    public var height: Int
+    public var annotations: [Annotation]
+    /// The app the screen comes from, when known; app-level splits keep a group in one split.
+    public var group: String?
+
+    public init(id: String, imagePath: String, width: Int, height: Int, annotations: [Annotation] = [], group: String? = nil) {
+        self.id = id
+        self.imagePath = imagePath
+        self.width = width
+        self.height = height
+        self.annotations = annotations
+        self.group = group
+    }
+}

@@ -1,0 +1,1 @@
+// Detection: see README.md for this target's role.

@@ -1,0 +1,1 @@
+// Evaluation: see README.md for this target's role.

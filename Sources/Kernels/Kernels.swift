@@ -1,0 +1,1 @@
+// Kernels: see README.md for this target's role.

@@ -1,0 +1,1 @@
+// NN: see README.md for this target's role.

@@ -1,0 +1,1 @@
+// Plotting: see README.md for this target's role.

@@ -1,0 +1,1 @@
+// Weights: see README.md for this target's role.

@@ -1,0 +1,6 @@
+import XCTest
+@testable import Data
+
+final class DataSmokeTests: XCTestCase {
+    func testModuleLoads() { XCTAssertTrue(true, "replace with real tests") }
+}
