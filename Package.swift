@@ -20,7 +20,7 @@ let package = Package(
     products: [
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
-            "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
+            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
             "Detection", "Evaluation", "Weights",
         ]),
     ],
@@ -35,30 +35,34 @@ let package = Package(
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
 
+        // Shared utilities: atomic file writes, progress lines, seeded random numbers.
+        .target(name: "Support"),
+
         // Engine.
         .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings),
-        .target(name: "Tensor", dependencies: ["Kernels"]),
+        .target(name: "Tensor", dependencies: ["Kernels", "Support"]),
         .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings),
         .target(name: "NN", dependencies: ["Autograd", "Tensor"]),
 
         // Pixels and data.
-        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor"], swiftSettings: kernelSettings),
-        .target(name: "Plotting"),
-        .target(name: "Data", dependencies: ["Imaging", "Plotting", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", .product(name: "Yams", package: "Yams")],
+        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"], swiftSettings: kernelSettings),
+        .target(name: "Plotting", dependencies: ["Support"]),
+        .target(name: "Data", dependencies: ["Imaging", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support", .product(name: "Yams", package: "Yams")],
                 swiftSettings: kernelSettings),
 
         // Models, scoring, files.
-        .target(name: "Detection", dependencies: ["NN", "Autograd", "Tensor", "Kernels"]),
-        .target(name: "Evaluation", dependencies: ["Data", "Plotting", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Weights", dependencies: ["Tensor"]),
+        .target(name: "Detection", dependencies: ["NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Weights", dependencies: ["Tensor", "Support"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
-            "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
+            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
             "Detection", "Evaluation", "Weights",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
         .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels"]),
         .testTarget(name: "NNTests", dependencies: ["NN", "Autograd", "Tensor"]),

@@ -1,0 +1,56 @@
+import Foundation
+
+/// A single, self-overwriting progress line on standard error: done/total, rate and ETA.
+/// Redraws at most every `interval` seconds so hot loops can call `advance` freely.
+public final class ProgressLine {
+    private let label: String
+    private let total: Int
+    private let unit: String
+    private let interval: Double
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var lastDraw: UInt64 = 0
+    private let enabled: Bool
+    public private(set) var done = 0
+
+    public init(_ label: String, total: Int, unit: String = "items", interval: Double = 0.25, enabled: Bool = true) {
+        self.label = label
+        self.total = total
+        self.unit = unit
+        self.interval = interval
+        self.enabled = enabled
+    }
+
+    public var elapsedSeconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    public func advance(by n: Int = 1, detail: String = "") {
+        done += n
+        let now = DispatchTime.now().uptimeNanoseconds
+        if enabled, done == total || Double(now - lastDraw) / 1e9 >= interval {
+            lastDraw = now
+            draw(detail: detail)
+        }
+    }
+
+    public func finish(detail: String = "") {
+        guard enabled else { return }
+        draw(detail: detail)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+
+    private func draw(detail: String) {
+        let elapsed = max(elapsedSeconds, 1e-9)
+        let rate = Double(done) / elapsed
+        let remaining = rate > 0 ? Double(total - done) / rate : .infinity
+        let percent = total > 0 ? 100 * Double(done) / Double(total) : 100
+        var line = String(format: "\r%@ %d/%d (%.0f%%) %.1f %@/s, elapsed %@, ETA %@", label, done, total, percent, rate, unit,
+                          ProgressLine.clock(elapsed), ProgressLine.clock(remaining))
+        if !detail.isEmpty { line += "  " + detail }
+        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+    }
+
+    public static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "--:--" }
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
+    }
+}
