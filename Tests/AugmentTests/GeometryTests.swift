@@ -87,3 +87,17 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(flipped, original)
     }
 }
+
+final class ContactSheetTests: XCTestCase {
+    func testTilesSitInTheirCells() {
+        let tiles = (0..<5).map { RGBImage(width: 10, height: 20, fill: RGB(UInt8($0 * 10), 0, 0)) }
+        let sheet = ContactSheet.compose(tiles, columns: 2, gap: 3, background: RGB(1, 1, 1))
+        XCTAssertEqual(sheet.width, 2 * 10 + 3 * 3)
+        XCTAssertEqual(sheet.height, 3 * 20 + 4 * 3)
+        XCTAssertEqual(sheet[3, 3], RGB(0, 0, 0))
+        XCTAssertEqual(sheet[16, 3], RGB(10, 0, 0))      // second column starts at 3 + 10 + 3
+        XCTAssertEqual(sheet[3, 49], RGB(40, 0, 0))      // third row starts at 3 + 2·23
+        XCTAssertEqual(sheet[16, 49], RGB(1, 1, 1), "the empty sixth cell is background")
+        XCTAssertEqual(sheet[2, 3], RGB(1, 1, 1))
+    }
+}
