@@ -72,9 +72,17 @@ final class GeometryTests: XCTestCase {
         // Scale 1/3 of a 10 px source from x = 0.4: destination [0.4, 3.73) rounds to [0, 4) → 4/10 scale.
         let plan = Placement.plan(sourceWidth: 10, sourceHeight: 10, map: BoxMap(scaleX: 1.0 / 3, scaleY: 1, offsetX: 0.4),
                                   canvasWidth: 20, canvasHeight: 20)!
-        XCTAssertEqual(plan.destination, Placement.PixelRect(x: 0, y: 0, width: 4, height: 10))
+        XCTAssertEqual(plan.destination, Placement.Region(x: 0, y: 0, width: 4, height: 10))
         XCTAssertEqual(plan.applied.scaleX, 0.4, accuracy: 1e-12)
         XCTAssertEqual(plan.applied.offsetX, 0, accuracy: 1e-12)
+    }
+
+    func testComposedMapsApplyInOrder() {
+        let first = BoxMap(scaleX: 2, scaleY: 3, offsetX: 1, offsetY: -1), second = BoxMap(scaleX: 0.5, scaleY: 2, offsetX: 10, offsetY: 4)
+        let b = box(3, 4, 5, 6)
+        XCTAssertEqual(first.followed(by: second).apply(b), second.apply(first.apply(b)))
+        // (x·2 + 1)·0.5 + 10 = x + 10.5; (y·3 − 1)·2 + 4 = 6y + 2.
+        XCTAssertEqual(first.followed(by: second), BoxMap(scaleX: 1, scaleY: 6, offsetX: 10.5, offsetY: 2))
     }
 
     func testHorizontalFlipMirrorsBoxesAndPixels() {
