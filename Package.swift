@@ -45,7 +45,10 @@ let package = Package(
         .target(name: "NN", dependencies: ["Autograd", "Tensor"]),
 
         // Pixels and data.
-        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"], swiftSettings: kernelSettings),
+        // Imaging is optimized in debug builds too: tests and data loaders run its pixel loops over
+        // whole screenshots, which -Onone makes ~20× slower.
+        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"],
+                swiftSettings: kernelSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Plotting", dependencies: ["Support"]),
         .target(name: "Data", dependencies: ["Imaging", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support", .product(name: "Yams", package: "Yams")],
