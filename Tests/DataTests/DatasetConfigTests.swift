@@ -69,9 +69,10 @@ final class DatasetConfigTests: XCTestCase {
         XCTAssertThrowsError(try missing.load()) { error in
             XCTAssertTrue("\(error)".contains("no entry for source classes Icon, Container"), "\(error)")
         }
-        let unnamed = try config("taxonomy: screen-recognition\n")
+        // Without mapping: classes map by name, so a source class missing from the taxonomy is an error.
+        let unnamed = try config("taxonomy: {name: texts, classes: [Text, Container]}\n")
         XCTAssertThrowsError(try unnamed.load()) { error in
-            XCTAssertTrue("\(error)".contains("source class 'Icon' is not in taxonomy"), "\(error)")
+            XCTAssertTrue("\(error)".contains("source class 'Icon' is not in taxonomy texts"), "\(error)")
         }
     }
 

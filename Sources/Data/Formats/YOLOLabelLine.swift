@@ -29,17 +29,36 @@ public enum YOLOLabelLine: Equatable {
 
     /// Parses one non-blank line; the error message says what is wrong and how a good line looks.
     public static func parse(_ line: Substring) -> Result<YOLOLabelLine, LabelLineError> {
-        let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        parse(bytes: Array(line.utf8)[...])
+    }
+
+    /// Byte-level parsing: label files are ASCII, and walking Characters (grapheme breaking)
+    /// made reading vins-ui's 40,670 lines several times slower.
+    static func parse(bytes: ArraySlice<UInt8>) -> Result<YOLOLabelLine, LabelLineError> {
+        var fields: [String] = []
+        fields.reserveCapacity(5)
+        var start: Int?
+        for i in bytes.indices {
+            let separator = bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13  // space, tab, CR
+            if separator, let s = start {
+                fields.append(String(decoding: bytes[s..<i], as: UTF8.self))
+                start = nil
+            } else if !separator, start == nil {
+                start = i
+            }
+        }
+        if let s = start { fields.append(String(decoding: bytes[s...], as: UTF8.self)) }
         guard fields.count == 5 || (fields.count >= 7 && fields.count % 2 == 1) else {
             return .failure(.wrongFieldCount(fields.count))
         }
-        guard let classIndex = Int(fields[0]) else { return .failure(.classNotAnInteger(String(fields[0]))) }
+        guard let classIndex = Int(fields[0]) else { return .failure(.classNotAnInteger(fields[0])) }
         guard classIndex >= 0 else { return .failure(.negativeClass(classIndex)) }
         var numbers = [Double]()
         numbers.reserveCapacity(fields.count - 1)
-        for (position, field) in fields.dropFirst().enumerated() {
-            guard let value = Double(field) else { return .failure(.notANumber(field: position + 2, text: String(field))) }
-            guard value.isFinite else { return .failure(.notFinite(field: position + 2, text: String(field))) }
+        for position in 1..<fields.count {
+            let field = fields[position]
+            guard let value = Double(field) else { return .failure(.notANumber(field: position + 1, text: field)) }
+            guard value.isFinite else { return .failure(.notFinite(field: position + 1, text: field)) }
             numbers.append(value)
         }
         if numbers.count == 4 {

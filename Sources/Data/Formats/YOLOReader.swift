@@ -74,19 +74,24 @@ public enum YOLOReader {
     public static func readLabels(_ url: URL, classCount: Int, imageWidth: Int, imageHeight: Int,
                                   issues: IssueCollector) throws -> [Annotation] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            try issues.report(DatasetIssue(.malformedLine, file: url.path, "cannot read as UTF-8 text"))
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
+            try issues.report(DatasetIssue(.malformedLine, file: url.path, "cannot read: \(error.localizedDescription)"))
             return []
         }
         var annotations: [Annotation] = []
-        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
-        where !line.allSatisfy(\.isWhitespace) {
-            switch YOLOLabelLine.parse(line) {
+        var lineStart = 0, lineNumber = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 10) ?? bytes.count  // "\n"
+            lineNumber += 1
+            defer { lineStart = lineEnd + 1 }
+            let line = bytes[lineStart..<lineEnd]
+            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
+            switch YOLOLabelLine.parse(bytes: line) {
             case let .failure(error):
-                try issues.report(DatasetIssue(.malformedLine, file: url.path, line: offset + 1, error.description))
+                try issues.report(DatasetIssue(.malformedLine, file: url.path, line: lineNumber, error.description))
             case let .success(parsed) where parsed.classIndex >= classCount:
-                try issues.report(DatasetIssue(.unknownClass, file: url.path, line: offset + 1,
+                try issues.report(DatasetIssue(.unknownClass, file: url.path, line: lineNumber,
                                                "class id \(parsed.classIndex) but the dataset has \(classCount) classes (0...\(classCount - 1))"))
             case let .success(parsed):
                 annotations.append(Annotation(classIndex: parsed.classIndex, box: parsed.box(imageWidth: imageWidth, imageHeight: imageHeight)))
