@@ -9,8 +9,8 @@ extension WeightsHeader {
                                           .map { ($0.key, .string($0.value)) }))])),
             ("input", .object([("width", .integer(Int64(input.width))), ("height", .integer(Int64(input.height))),
                                ("channels", .integer(Int64(input.channels)))])),
-            ("normalization", .object([("mean", .array(normalization.mean.map { .number(Double($0)) })),
-                                       ("std", .array(normalization.std.map { .number(Double($0)) }))])),
+            ("normalization", .object([("mean", .array(normalization.mean.map(shortestJSON))),
+                                       ("std", .array(normalization.std.map(shortestJSON)))])),
             ("classes", .array(classes.map { .string($0) })),
         ]
         if let thresholds {
@@ -136,6 +136,12 @@ extension WeightsHeader {
             }
         }
     }
+}
+
+/// A Float as the shortest decimal that reads back as the same Float ("0.485", not the
+/// Double expansion "0.48500001430511475").
+private func shortestJSON(_ value: Float) -> JSONValue {
+    .number(Double(value.description) ?? Double(value))
 }
 
 extension Provenance {

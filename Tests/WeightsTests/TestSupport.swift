@@ -70,9 +70,9 @@ struct RawLayout {
         withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<(offset + MemoryLayout<T>.size), with: $0) }
     }
 
-    var headerLength: Int { Int(u64(at: 24)) }
-    var tableLength: Int { Int(u64(at: 40)) }
-    var tableStart: Int { 64 + headerLength }
+    var headerLength: Int { Int(clamping: u64(at: 24)) }
+    var tableLength: Int { Int(clamping: u64(at: 40)) }
+    var tableStart: Int { 64 &+ headerLength }
 
     /// Start of entry `index` (its u32 length field).
     func entryStart(_ index: Int) -> Int {
@@ -93,9 +93,51 @@ struct RawLayout {
 
     /// Recomputes the metadata and preamble checksums after an edit.
     mutating func reseal() {
-        let metadataCRC = bytes[64..<(tableStart + tableLength)].withUnsafeBytes { CRC32.checksum($0) }
+        let end = tableStart &+ tableLength
+        let metadataCRC = bytes[64..<(end > 64 && end <= bytes.count ? end : 64)].withUnsafeBytes { CRC32.checksum($0) }
         set(metadataCRC, at: 56)
         let preambleCRC = bytes[0..<60].withUnsafeBytes { CRC32.checksum($0) }
         set(preambleCRC, at: 60)
     }
+}
+
+extension RawLayout {
+    /// The same file with a new header JSON and/or extra bytes appended to every table entry
+    /// (as a later minor version might add per-tensor fields), offsets shifted to match.
+    func rebuilt(header newHeader: String? = nil, entryExtra: [UInt8] = [], version: FormatVersion? = nil) -> [UInt8] {
+        let headerBytes = newHeader.map { Array($0.utf8) } ?? Array(bytes[64..<tableStart])
+        let count = Int(u64(at: 32))
+        let oldDataOffset = Int(u64(at: 48))
+        var bodies: [(body: [UInt8], offsetField: Int)] = []
+        for index in 0..<count {
+            let start = entryStart(index)
+            let body = Array(bytes[(start + 4)..<(start + 4 + Int(u32(at: start)))])
+            bodies.append((body, entryFields(index).offset - start - 4))
+        }
+        let tableLength = bodies.reduce(0) { $0 + 4 + $1.body.count + entryExtra.count }
+        let newDataOffset = (64 + headerBytes.count + tableLength + 63) / 64 * 64
+        let shift = UInt64(newDataOffset - oldDataOffset)
+        var table: [UInt8] = []
+        for (body, offsetField) in bodies {
+            var entry = RawLayout(bytes: body + entryExtra)
+            entry.set(entry.u64(at: offsetField) + shift, at: offsetField)
+            withUnsafeBytes(of: UInt32(entry.bytes.count).littleEndian) { table.append(contentsOf: $0) }
+            table += entry.bytes
+        }
+        var output = RawLayout(bytes: Array(bytes[0..<64]) + headerBytes + table)
+        output.bytes += [UInt8](repeating: 0, count: newDataOffset - output.bytes.count)
+        output.bytes += bytes[oldDataOffset...]
+        output.set(UInt64(output.bytes.count), at: 16)
+        output.set(UInt64(headerBytes.count), at: 24)
+        output.set(UInt64(tableLength), at: 40)
+        output.set(UInt64(newDataOffset), at: 48)
+        if let version {
+            output.set(version.major, at: 8)
+            output.set(version.minor, at: 10)
+        }
+        output.reseal()
+        return output.bytes
+    }
+
+    var headerJSON: String { String(decoding: bytes[64..<tableStart], as: UTF8.self) }
 }
