@@ -1,1 +1,0 @@
-// Augment: see README.md for this target's role.

@@ -1,0 +1,73 @@
+import Foundation
+import Imaging
+
+/// Photometric transforms; boxes are unchanged.
+public enum ColorJitter {
+    /// HSV jitter: hue turned by `hueShift` (in turns), saturation and value multiplied by their gains.
+    public static func hsv(_ image: inout RGBImage, hueShift: Double, saturationGain: Double, valueGain: Double) {
+        let shift = Float(hueShift * 6), sGain = Float(saturationGain), vGain = Float(valueGain)
+        image.pixels.withUnsafeMutableBufferPointer { bytes in
+            var i = 0
+            while i < bytes.count {
+                let r = Float(bytes[i]), g = Float(bytes[i + 1]), b = Float(bytes[i + 2])
+                let high = max(r, g, b), low = min(r, g, b), chroma = high - low
+                // Hue in sextants [0, 6).
+                var hue: Float = 0
+                if chroma > 0 {
+                    if high == r { hue = (g - b) / chroma } else if high == g { hue = (b - r) / chroma + 2 } else { hue = (r - g) / chroma + 4 }
+                }
+                hue += shift
+                hue -= 6 * (hue / 6).rounded(.down)
+                let value = min(255, high * vGain)
+                let saturation = high > 0 ? min(1, chroma / high * sGain) : 0
+                let c = value * saturation, x = c * (1 - abs(hue.truncatingRemainder(dividingBy: 2) - 1)), m = value - c
+                let (r1, g1, b1): (Float, Float, Float)
+                switch Int(hue) {
+                case 0: (r1, g1, b1) = (c, x, 0)
+                case 1: (r1, g1, b1) = (x, c, 0)
+                case 2: (r1, g1, b1) = (0, c, x)
+                case 3: (r1, g1, b1) = (0, x, c)
+                case 4: (r1, g1, b1) = (x, 0, c)
+                default: (r1, g1, b1) = (c, 0, x)
+                }
+                bytes[i] = UInt8(min(255, (r1 + m).rounded()))
+                bytes[i + 1] = UInt8(min(255, (g1 + m).rounded()))
+                bytes[i + 2] = UInt8(min(255, (b1 + m).rounded()))
+                i += 3
+            }
+        }
+    }
+
+    /// Luma by ITU-R BT.601 weights (0.299, 0.587, 0.114) in 1/256 fixed point, copied to all three channels.
+    public static func grayscale(_ image: inout RGBImage) {
+        image.pixels.withUnsafeMutableBufferPointer { bytes in
+            var i = 0
+            while i < bytes.count {
+                let luma = (77 * UInt32(bytes[i]) + 150 * UInt32(bytes[i + 1]) + 29 * UInt32(bytes[i + 2]) + 128) >> 8
+                let value = UInt8(min(255, luma))
+                bytes[i] = value; bytes[i + 1] = value; bytes[i + 2] = value
+                i += 3
+            }
+        }
+    }
+}
+
+/// Mirror left–right: x' = W − x − w. Off by default (it mirrors a UI's meaning).
+public enum HorizontalFlip {
+    public static func apply(_ input: inout AnnotatedImage) {
+        let width = input.width, height = input.height
+        input.image.pixels.withUnsafeMutableBufferPointer { bytes in
+            for row in 0..<height {
+                var left = row * width * 3, right = left + (width - 1) * 3
+                while left < right {
+                    for channel in 0..<3 { bytes.swapAt(left + channel, right + channel) }
+                    left += 3; right -= 3
+                }
+            }
+        }
+        for index in input.annotations.indices {
+            let box = input.annotations[index].box
+            input.annotations[index].box.x = Double(width) - box.x - box.width
+        }
+    }
+}

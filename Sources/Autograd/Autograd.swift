@@ -1,1 +1,0 @@
-// Autograd: see README.md for this target's role.

@@ -1,0 +1,13 @@
+/// Every differentiable primitive, one case each: the tape records which op made each value,
+/// which is what profiles and error messages name.
+public enum OpKind: String, CaseIterable, Hashable {
+    case add, subtract, multiply, divide, negate
+    case matmul, conv2d, depthwiseConv2d
+    case batchNorm, channelAffine
+    case relu, relu6, sigmoid, silu
+    case sum, mean
+    case reshape, permute, concat, slice, gather
+    case upsampleNearest2x, maxPool2d
+    case softmax, logSoftmax
+    case binaryCrossEntropyWithLogits, smoothL1, sumOfSquares
+}

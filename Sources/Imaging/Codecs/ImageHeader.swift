@@ -1,0 +1,71 @@
+import Foundation
+
+/// Header-only size reading: PNG IHDR at a fixed offset, JPEG SOF found by hopping over
+/// marker segments (EXIF thumbnails can put it tens of KB in), reading only segment heads.
+enum ImageHeader {
+    static func readSize(_ url: URL) throws -> (width: Int, height: Int) {
+        let name = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) else {
+            throw ImageError(file: name, kind: .missing, detail: "")
+        }
+        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: name) else {
+            throw ImageError(file: name, kind: isDirectory.boolValue ? .notAnImage : .missing,
+                             detail: isDirectory.boolValue ? "it is a folder" : "cannot open for reading")
+        }
+        defer { try? handle.close() }
+        func read(_ offset: Int, _ count: Int) throws -> [UInt8] {
+            do {
+                try handle.seek(toOffset: UInt64(offset))
+                return [UInt8](try handle.read(upToCount: count) ?? Data())
+            } catch {
+                throw ImageError(file: name, kind: .missing, detail: "read failed: \(error.localizedDescription)")
+            }
+        }
+        let head = try read(0, 24)
+        switch try ImageIO.sniff(head, name: name) {
+        case .png: return try pngSize(head, name: name)
+        case .jpeg: return try jpegSize(name: name, read: read)
+        }
+    }
+
+    static func pngSize(_ head: [UInt8], name: String) throws -> (width: Int, height: Int) {
+        guard head.count >= 24 else {
+            throw ImageError(file: name, kind: .truncated, detail: "file ends inside the PNG header (\(head.count) bytes)")
+        }
+        guard String(decoding: head[12..<16], as: UTF8.self) == "IHDR" else {
+            throw ImageError(file: name, kind: .corrupt, detail: "first PNG chunk is not IHDR")
+        }
+        let width = bigEndian32(head, 16), height = bigEndian32(head, 20)
+        try ImageLimits.check(width: width, height: height, name: name)
+        return (width, height)
+    }
+
+    static func jpegSize(name: String, read: (Int, Int) throws -> [UInt8]) throws -> (width: Int, height: Int) {
+        var size: (width: Int, height: Int)?
+        let end = try JPEGMarkers.walk(read: read) { segment in
+            guard JPEGMarkers.isStartOfFrame(segment.marker) else { return true }
+            // SOF payload: precision (1), height (2), width (2), components…
+            let payload = try read(segment.payloadOffset, 5)
+            guard payload.count == 5 else { return false }
+            size = (Int(payload[3]) << 8 | Int(payload[4]), Int(payload[1]) << 8 | Int(payload[2]))
+            return false
+        }
+        if let size {
+            try ImageLimits.check(width: size.width, height: size.height, name: name)
+            return size
+        }
+        switch end {
+        case .endOfData, .stopped:
+            throw ImageError(file: name, kind: .truncated, detail: "file ends before the JPEG frame header (SOF)")
+        case .scanStart:
+            throw ImageError(file: name, kind: .corrupt, detail: "no JPEG frame header (SOF) before the image data")
+        case .badMarker(let offset):
+            throw ImageError(file: name, kind: .corrupt, detail: "expected a JPEG marker at byte \(offset)")
+        }
+    }
+
+    private static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> Int {
+        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    }
+}

@@ -1,0 +1,47 @@
+/// Flat vector helpers used by autograd for gradient accumulation and scaling.
+public enum Vector {
+    /// y += x
+    @inline(__always)
+    public static func accumulate(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count n: Int) {
+        var i = 0
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        while i + 8 <= n {
+            let v = rx.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) + ry.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            ry.storeBytes(of: v, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < n { y[i] += x[i]; i += 1 }
+    }
+
+    /// y = a·x (y may alias x)
+    public static func scale(_ x: UnsafePointer<Float>, by a: Float, into y: UnsafeMutablePointer<Float>, count n: Int) {
+        var i = 0
+        let va = SIMD8<Float>(repeating: a)
+        let rx = UnsafeRawPointer(x), ry = UnsafeMutableRawPointer(y)
+        while i + 8 <= n {
+            ry.storeBytes(of: rx.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * va, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < n { y[i] = x[i] * a; i += 1 }
+    }
+
+    /// Sum in Double so long reductions (a loss over a batch) do not lose small terms.
+    public static func sum(_ x: UnsafePointer<Float>, count n: Int) -> Double {
+        var total = 0.0
+        var i = 0
+        let rx = UnsafeRawPointer(x)
+        while i + 8 <= n {
+            let v = rx.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            total += Double(v.sum())
+            i += 8
+        }
+        while i < n { total += Double(x[i]); i += 1 }
+        return total
+    }
+
+    /// First index holding NaN or ±Inf, or nil.
+    public static func firstNonFinite(_ x: UnsafePointer<Float>, count n: Int) -> Int? {
+        for i in 0..<n where !x[i].isFinite { return i }
+        return nil
+    }
+}

@@ -1,0 +1,127 @@
+/// A point picked on a curve (a chosen confidence threshold), drawn as a ringed dot with a label.
+public struct ChartMarker: Equatable {
+    public var x: Double
+    public var y: Double
+    public var label: String
+    public var color: String
+
+    public init(x: Double, y: Double, label: String = "", color: String = "#ff7f0e") {
+        self.x = x; self.y = y; self.label = label; self.color = color
+    }
+}
+
+public struct LineSeries: Equatable {
+    public var name: String
+    /// Points in drawing order; a non-finite point breaks the line.
+    public var x: [Double]
+    public var y: [Double]
+    /// nil: the palette colour of the series index.
+    public var color: String?
+    public var markers: [ChartMarker]
+
+    public init(name: String, x: [Double], y: [Double], color: String? = nil, markers: [ChartMarker] = []) {
+        self.name = name; self.x = x; self.y = y; self.color = color; self.markers = markers
+    }
+}
+
+/// Several series over shared numeric axes, with a legend and optional markers.
+public struct LineChart {
+    public var title: String
+    public var xAxis: Axis
+    public var yAxis: Axis
+    public var series: [LineSeries]
+    public var width: Double
+    public var height: Double
+    public var showLegend: Bool
+
+    public init(title: String, xAxis: Axis, yAxis: Axis, series: [LineSeries],
+                width: Double = 640, height: Double = 420, showLegend: Bool = true) {
+        self.title = title; self.xAxis = xAxis; self.yAxis = yAxis; self.series = series
+        self.width = width; self.height = height; self.showLegend = showLegend
+    }
+
+    /// Pixel mapping of both axes after fitting (exposed so tests can locate known points).
+    public func scales() -> (x: LinearScale, y: LinearScale) {
+        let layout = self.layout()
+        return (layout.x.scale, layout.y.scale)
+    }
+
+    public func svg() -> String {
+        let frame = ChartFrame(width: width, height: height)
+        let (x, y) = layout()
+        var svg = SVGDocument(width: width, height: height)
+        frame.drawTitle(title, in: &svg)
+        frame.drawYAxis(yAxis, ticks: y.ticks, step: y.step, scale: y.scale, in: &svg)
+        frame.drawXAxis(xAxis, ticks: x.ticks, step: x.step, scale: x.scale, in: &svg)
+        for (index, series) in series.enumerated() {
+            let color = series.color ?? SVG.color(index)
+            for run in finiteRuns(series) where !run.isEmpty {
+                let pixels = run.map { (x.scale.pixel($0.0), y.scale.pixel($0.1)) }
+                if pixels.count == 1 {
+                    svg.circle(cx: pixels[0].0, cy: pixels[0].1, r: 2, fill: color, className: "series-point")
+                } else {
+                    svg.polyline(pixels, stroke: color, className: "series")
+                }
+            }
+        }
+        for series in series {
+            for marker in series.markers where marker.x.isFinite && marker.y.isFinite {
+                let cx = x.scale.pixel(marker.x), cy = y.scale.pixel(marker.y)
+                svg.circle(cx: cx, cy: cy, r: 5, fill: marker.color, stroke: "#ffffff", className: "marker",
+                           title: marker.label.isEmpty ? nil : marker.label)
+                if !marker.label.isEmpty {
+                    svg.text(marker.label, x: cx + 7, y: cy - 7, size: 10, fill: "#333", className: "marker-label")
+                }
+            }
+        }
+        if showLegend { drawLegend(frame: frame, in: &svg) }
+        return svg.render()
+    }
+
+    private func drawLegend(frame: ChartFrame, in svg: inout SVGDocument) {
+        let named = series.enumerated().filter { !$0.element.name.isEmpty }
+        guard !named.isEmpty else { return }
+        let rowHeight = 16.0
+        let longest = named.map { $0.element.name.count }.max() ?? 0
+        let boxWidth = min(frame.plotRight - frame.plotLeft, 34 + Double(longest) * 6.5)
+        let boxLeft = frame.plotRight - boxWidth - 8
+        let boxTop = frame.plotTop + 8
+        svg.rect(x: boxLeft, y: boxTop, width: boxWidth, height: Double(named.count) * rowHeight + 8,
+                 fill: "#ffffff", stroke: "#cccccc", className: "legend")
+        for (row, entry) in named.enumerated() {
+            let y = boxTop + 12 + Double(row) * rowHeight
+            let color = entry.element.color ?? SVG.color(entry.offset)
+            svg.line(x1: boxLeft + 6, y1: y, x2: boxLeft + 24, y2: y, stroke: color, width: 2.5, className: "legend-swatch")
+            svg.text(entry.element.name, x: boxLeft + 29, y: y + 4, size: 11, className: "legend-label")
+        }
+    }
+
+    private func finiteRuns(_ series: LineSeries) -> [[(Double, Double)]] {
+        var runs: [[(Double, Double)]] = [[]]
+        for (px, py) in zip(series.x, series.y) {
+            if px.isFinite && py.isFinite { runs[runs.count - 1].append((px, py)) } else if !runs[runs.count - 1].isEmpty { runs.append([]) }
+        }
+        return runs
+    }
+
+    private func layout() -> (x: (scale: LinearScale, ticks: [Double], step: Double), y: (scale: LinearScale, ticks: [Double], step: Double)) {
+        let frame = ChartFrame(width: width, height: height)
+        let allX = series.flatMap { $0.x + $0.markers.map(\.x) }.filter(\.isFinite)
+        let allY = series.flatMap { $0.y + $0.markers.map(\.y) }.filter(\.isFinite)
+        func fitted(_ axis: Axis, _ values: [Double]) -> (ClosedRange<Double>, [Double], Double) {
+            if let range = axis.range {
+                let step = NiceTicks.step(for: range.upperBound - range.lowerBound, count: axis.tickCount)
+                let ticks = NiceTicks.axis(for: range, count: axis.tickCount).ticks.filter { range.contains($0) || abs($0 - range.upperBound) < step * 1e-6 }
+                return (range, ticks, step)
+            }
+            let range = (values.min() ?? 0)...(values.max() ?? 1)
+            let nice = NiceTicks.axis(for: range, count: axis.tickCount)
+            return (nice.range, nice.ticks, nice.step)
+        }
+        let (xRange, xTicks, xStep) = fitted(xAxis, allX)
+        let (yRange, yTicks, yStep) = fitted(yAxis, allY)
+        let xScale = LinearScale(domain: xRange, pixelStart: frame.plotLeft, pixelEnd: frame.plotRight)
+        let yScale = LinearScale(domain: yRange, pixelStart: frame.plotBottom, pixelEnd: frame.plotTop)
+        return ((xScale, xTicks, xStep), (yScale, yTicks, yStep))
+    }
+}

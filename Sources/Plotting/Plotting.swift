@@ -1,1 +1,0 @@
-// Plotting: see README.md for this target's role.

@@ -1,0 +1,75 @@
+import XCTest
+@testable import Augment
+
+final class PresetTests: XCTestCase {
+    func testParsesEverySection() throws {
+        let yaml = """
+        mosaic: {probability: 0.5, center: [0.4, 1.6], scale: [0.5, 1]}
+        mixup: {probability: 0.2, ratio: 0.3}
+        copyPaste: {probability: 0.3, maxElements: 4, maxOverlap: 0.05, rarityPower: 0.5, placementAttempts: 10}
+        scaleTranslate: {probability: 1, scale: [0.8, 1.2], translate: 0.1}
+        hsv: {probability: 1, hue: 0.015, saturation: 0.5, value: 0.3}
+        grayscale: {probability: 0.05}
+        flip: {probability: 0}
+        boxes: {minVisibleFraction: 0.3, minSide: 2}
+        sampling: {repeatThreshold: 0.1}
+        """
+        let preset = try AugmentPreset.parse(yaml: yaml, file: "x.yaml")
+        XCTAssertEqual(preset.mosaic.probability, 0.5)
+        XCTAssertEqual(preset.mosaic.center, 0.4...1.6)
+        XCTAssertEqual(preset.mixUp.ratio, 0.3)
+        XCTAssertEqual(preset.copyPaste.maxElements, 4)
+        XCTAssertEqual(preset.copyPaste.rarityPower, 0.5)
+        XCTAssertEqual(preset.scaleTranslate.scale, 0.8...1.2)
+        XCTAssertEqual(preset.hsv.value, 0.3)
+        XCTAssertEqual(preset.grayscaleProbability, 0.05)
+        XCTAssertEqual(preset.boxes.minVisibleFraction, 0.3)
+        XCTAssertEqual(preset.sampling.repeatThreshold, 0.1)
+    }
+
+    func testEmptyFileIsEverythingOff() throws {
+        XCTAssertEqual(try AugmentPreset.parse(yaml: "", file: "none.yaml"), AugmentPreset())
+    }
+
+    func testUnknownKeyNamesKeyFileAndLine() {
+        let yaml = "mosaic:\n  probability: 0.5\n  centre: [0.5, 1.5]\n"
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: yaml, file: "Configs/augment/typo.yaml")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("Configs/augment/typo.yaml:3:"), text)
+            XCTAssertTrue(text.contains("unknown key 'centre' in 'mosaic'"), text)
+            XCTAssertTrue(text.contains("center"), "lists the known keys: \(text)")
+        }
+    }
+
+    func testUnknownSectionIsAnError() {
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "mosiac: {probability: 1}\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("unknown key 'mosiac' in 'preset'"), "\(error)")
+        }
+    }
+
+    func testWrongTypeAndRangeAreErrors() {
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "mixup: {probability: often}\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("'mixup.probability' must be a number"), "\(error)")
+        }
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "hsv: {probability: 1.5}\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("must lie in 0.0...1.0"), "\(error)")
+        }
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "scaleTranslate: {scale: [1.2, 0.8]}\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("low 1.2 is above high 0.8"), "\(error)")
+        }
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "copyPaste: {maxElements: 2.5}\n", file: "p.yaml"))
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "mosaic: 0.5\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("'mosaic' must be a mapping"), "\(error)")
+        }
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "boxes: {minSide: .nan}\n", file: "p.yaml"))
+    }
+
+    func testShippedPresetsLoad() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for name in ["default", "none", "rare-classes"] {
+            let preset = try AugmentPreset.load(from: AugmentPreset.url(forName: name, root: root))
+            if name == "none" { XCTAssertEqual(preset, AugmentPreset()) }
+            if name == "default" { XCTAssertEqual(preset.flipProbability, 0, "flip is off by default") }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import XCTest
+@testable import Plotting
+
+final class PlottingTests: XCTestCase {
+    private func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    func testNumberFormattingIsCompactAndLocaleFree() {
+        XCTAssertEqual(SVG.number(3), "3")
+        XCTAssertEqual(SVG.number(2.5), "2.5")
+        XCTAssertEqual(SVG.number(1.23456), "1.23")
+        XCTAssertEqual(SVG.number(-0.001), "0")
+        XCTAssertEqual(SVG.number(.nan), "0")
+        XCTAssertEqual(SVG.escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;")
+    }
+
+    func testNiceTicksCoverTheRangeInRoundSteps() {
+        let axis = NiceTicks.axis(for: 0.03...0.97, count: 5)
+        XCTAssertEqual(axis.step, 0.2, accuracy: 1e-12)
+        XCTAssertEqual(axis.range.lowerBound, 0, accuracy: 1e-12)
+        XCTAssertEqual(axis.range.upperBound, 1, accuracy: 1e-12)
+        XCTAssertEqual(axis.ticks.count, 6)
+        XCTAssertEqual(SVG.tickLabel(axis.ticks[3], step: axis.step), "0.6")
+        let big = NiceTicks.axis(for: 0...47045, count: 5)
+        XCTAssertEqual(big.step, 10000)
+        XCTAssertEqual(big.ticks.last, 50000)
+    }
+
+    func testLinearScaleMapsEndsAndRunsBackwards() {
+        let scale = LinearScale(domain: 0...1, pixelStart: 400, pixelEnd: 40)
+        XCTAssertEqual(scale.pixel(0), 400)
+        XCTAssertEqual(scale.pixel(1), 40)
+        XCTAssertEqual(scale.pixel(0.25), 310)
+    }
+
+    func testLineChartDrawsSeriesLegendAndMarkerAtKnownPoint() {
+        let pr = LineSeries(name: "Text", x: [0, 0.5, 1], y: [1, 0.8, 0.4],
+                            markers: [ChartMarker(x: 0.5, y: 0.8, label: "conf 0.30")])
+        let other = LineSeries(name: "Icon", x: [0, 1], y: [0.9, 0.1])
+        let chart = LineChart(title: "PR", xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
+                              series: [pr, other], width: 640, height: 420)
+        let svg = chart.svg()
+        XCTAssertTrue(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        XCTAssertTrue(svg.hasSuffix("</svg>\n"))
+        XCTAssertEqual(count("class=\"series\"", in: svg), 2)
+        XCTAssertEqual(count("class=\"marker\"", in: svg), 1)
+        XCTAssertEqual(count("class=\"legend-label\"", in: svg), 2)
+        // 0, 0.2, ..., 1 on both axes.
+        XCTAssertEqual(count("class=\"tick-label\"", in: svg), 12)
+        // Plot area is x 64...620, y 40...368: (0.5, 0.8) sits at (342, 105.6).
+        let (xs, ys) = chart.scales()
+        XCTAssertEqual(xs.pixel(0.5), 342, accuracy: 1e-9)
+        XCTAssertEqual(ys.pixel(0.8), 105.6, accuracy: 1e-9)
+        XCTAssertTrue(svg.contains("cx=\"342\" cy=\"105.6\" r=\"5\""))
+        XCTAssertTrue(svg.contains("points=\"64,40 342,105.6 620,236.8\""))
+        XCTAssertTrue(svg.contains(">conf 0.30</text>"))
+        XCTAssertEqual(svg, chart.svg(), "output must be deterministic")
+    }
+
+    func testLineChartBreaksAtNonFinitePoints() {
+        let series = LineSeries(name: "", x: [0, 1, .nan, 3, 4], y: [0, 1, 2, 3, 4])
+        let svg = LineChart(title: "", xAxis: Axis(label: "x"), yAxis: Axis(label: "y"), series: [series]).svg()
+        XCTAssertEqual(count("<polyline", in: svg), 2)
+        XCTAssertEqual(count("class=\"legend\"", in: svg), 0, "unnamed series get no legend")
+    }
+
+    func testBarChartOneBarPerCategoryWithHeightsProportional() {
+        let chart = BarChart(title: "Counts", categories: ["A", "B", "C"], values: [10, 20, 0],
+                             valueAxis: Axis(label: "boxes", range: 0...20), valueDecimals: 0)
+        let svg = chart.svg()
+        XCTAssertEqual(count("class=\"bar\"", in: svg), 3)
+        XCTAssertEqual(count("class=\"category-label\"", in: svg), 3)
+        XCTAssertEqual(count("class=\"bar-value\"", in: svg), 3)
+        // Plot height 328 px for 0...20: a 10 bar is 164 px tall, a 20 bar 328.
+        XCTAssertTrue(svg.contains("height=\"164\" fill=\"#4e79a7\" class=\"bar\""))
+        XCTAssertTrue(svg.contains("height=\"328\" fill=\"#4e79a7\" class=\"bar\""))
+    }
+
+    func testBarChartSlantsManyLongLabels() {
+        let names = ["Checkbox (Selected)", "Checkbox (Unselected)", "Container", "Dialog", "Icon", "Page Control", "Picture"]
+        let svg = BarChart(title: "", categories: names, values: names.indices.map(Double.init), valueAxis: Axis(label: "")).svg()
+        XCTAssertEqual(count("rotate(-35", in: svg), names.count)
+        XCTAssertTrue(svg.contains("Checkbox (Selected)"))
+    }
+
+    func testHistogramBinsIncludingEdgesAndOutliers() {
+        let histogram = Histogram(values: [0, 0.1, 0.5, 0.99, 1.0, -1, 2, .nan], binCount: 4, range: 0...1)
+        XCTAssertEqual(histogram.counts, [2, 0, 1, 2], "0.5 opens the third bin; 1.0 closes the last")
+        XCTAssertEqual(histogram.below, 1)
+        XCTAssertEqual(histogram.above, 1)
+        XCTAssertEqual(histogram.nonFinite, 1)
+        XCTAssertEqual(histogram.edges, [0, 0.25, 0.5, 0.75, 1])
+        let svg = histogram.svg(title: "scores", xLabel: "score")
+        XCTAssertEqual(count("class=\"bar\"", in: svg), 3, "the empty bin draws no bar")
+    }
+
+    func testHeatMapCellsLabelsAndColours() {
+        let map = HeatMap(title: "Confusion", rowLabels: ["a", "b"], columnLabels: ["a", "b", "bg"],
+                          values: [[5, 1, 0], [0, 10, .nan]], format: .integer, cellSize: 40)
+        let svg = map.svg()
+        XCTAssertEqual(count("class=\"cell\"", in: svg), 6)
+        XCTAssertEqual(count("class=\"cell-value\"", in: svg), 5)
+        XCTAssertEqual(count("class=\"row-label\"", in: svg), 2)
+        XCTAssertEqual(count("class=\"column-label\"", in: svg), 3)
+        let origin = map.cellOrigin(row: 1, column: 1)
+        XCTAssertTrue(svg.contains("x=\"\(SVG.number(origin.x))\" y=\"\(SVG.number(origin.y))\" width=\"40\" height=\"40\" fill=\"#08306b\""),
+                      "the maximum cell is the darkest colour")
+        XCTAssertEqual(HeatMap.color(0), "#ffffff")
+        XCTAssertEqual(HeatMap(title: "", rowLabels: [], columnLabels: [], values: [], format: .percent(decimals: 1)).text(0.1234), "12.3%")
+    }
+}
