@@ -56,7 +56,7 @@ extension WeightsHeader {
 
         let normalizationObject = try context.object(try root.require("normalization"), key: "normalization")
         try normalizationObject.checkKeys(["mean", "std"])
-        let normalization = PixelNormalization(mean: try normalizationObject.floats("mean"),
+        let normalization = InputNormalization(mean: try normalizationObject.floats("mean"),
                                                std: try normalizationObject.floats("std"))
 
         let classes = try context.array(try root.require("classes"), key: "classes").enumerated().map {

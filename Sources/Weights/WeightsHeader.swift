@@ -26,7 +26,7 @@ public struct FormatVersion: Comparable, Hashable, CustomStringConvertible, Send
 public struct WeightsHeader: Equatable, Sendable {
     public var architecture: ModelArchitecture
     public var input: InputSpec
-    public var normalization: PixelNormalization
+    public var normalization: InputNormalization
     /// Class names in the order of the model's class outputs.
     public var classes: [String]
     /// Per-class confidence thresholds picked by `screenlab thresholds pick`, in class order;
@@ -36,7 +36,7 @@ public struct WeightsHeader: Equatable, Sendable {
     /// Format 1.1 and later.
     public var training: TrainingInfo?
 
-    public init(architecture: ModelArchitecture, input: InputSpec, normalization: PixelNormalization, classes: [String],
+    public init(architecture: ModelArchitecture, input: InputSpec, normalization: InputNormalization, classes: [String],
                 thresholds: [ClassThreshold]? = nil, provenance: Provenance, training: TrainingInfo? = nil) {
         self.architecture = architecture
         self.input = input
@@ -83,8 +83,10 @@ public struct InputSpec: Equatable, Sendable {
     }
 }
 
-/// Per-channel `(pixel / 255 - mean) / std`, applied to RGB pixels before the network.
-public struct PixelNormalization: Equatable, Sendable {
+/// Per-channel `(pixel / 255 - mean) / std`, applied to RGB pixels before the network: the
+/// same convention as Imaging's `PixelNormalization(mean:std:)` (Weights cannot depend on
+/// Imaging, hence its own plain type; convert with the same two arrays).
+public struct InputNormalization: Equatable, Sendable {
     public var mean: [Float]
     public var std: [Float]
 

@@ -12,7 +12,7 @@ enum Sample {
         WeightsHeader(
             architecture: ModelArchitecture(name: "tiny-detector", options: ["width_multiplier": "0.5", "fpn_channels": "8"]),
             input: InputSpec(width: 64, height: 32, channels: 3),
-            normalization: PixelNormalization(mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225]),
+            normalization: InputNormalization(mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225]),
             classes: classes,
             thresholds: thresholds,
             provenance: Provenance(runID: "run-0007", experiment: "fixture", dataset: "vins-ui", trainSplit: "train",

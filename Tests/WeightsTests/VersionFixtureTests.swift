@@ -12,7 +12,7 @@ final class VersionFixtureTests: XCTestCase {
         let header = WeightsHeader(
             architecture: ModelArchitecture(name: "reference-detector", options: ["backbone": "mobilenet_v1", "width_multiplier": "0.5"]),
             input: InputSpec(width: 512, height: 256, channels: 3),
-            normalization: PixelNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]),
+            normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]),
             classes: ["Text", "Icon", "Toggle (Selected)"],
             thresholds: [ClassThreshold(className: "Text", confidence: 0.3, precision: 0.88, recall: 0.89, f1: 0.885, split: "val")],
             provenance: Provenance(runID: "fixture-1.0", experiment: "format-fixtures", dataset: "vins-ui", trainSplit: "train",
