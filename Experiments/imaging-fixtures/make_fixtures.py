@@ -113,3 +113,13 @@ Image.fromarray(noise, "RGB").save(buffer, "JPEG", quality=90)
 
 for path in sorted(out.iterdir()):
     print(f"{path.stat().st_size:6d}  {path.name}")
+
+# OpenCV references for resize: a 13×9 noise image and cv2.resize outputs (raw RGB bytes).
+import cv2  # noqa: E402  (opencv-python-headless)
+
+source = np.random.default_rng(11).integers(0, 256, size=(9, 13, 3), dtype=np.uint8)
+Image.fromarray(source, "RGB").save(out / "resize-source.png")
+for name, (w, h), method in [("linear-7x5", (7, 5), cv2.INTER_LINEAR), ("linear-20x17", (20, 17), cv2.INTER_LINEAR),
+                             ("area-6x4", (6, 4), cv2.INTER_AREA), ("area-5x3", (5, 3), cv2.INTER_AREA)]:
+    (out / f"resize-{name}.rgb").write_bytes(cv2.resize(source, (w, h), interpolation=method).tobytes())
+print("opencv", cv2.__version__)

@@ -31,6 +31,12 @@ public struct BoxMap: Equatable {
 
     public static let identity = BoxMap()
 
+    /// This map, then `next`.
+    public func followed(by next: BoxMap) -> BoxMap {
+        BoxMap(scaleX: next.scaleX * scaleX, scaleY: next.scaleY * scaleY,
+               offsetX: next.scaleX * offsetX + next.offsetX, offsetY: next.scaleY * offsetY + next.offsetY)
+    }
+
     public func apply(_ box: BoundingBox) -> BoundingBox {
         BoundingBox(x: box.x * scaleX + offsetX, y: box.y * scaleY + offsetY,
                     width: box.width * scaleX, height: box.height * scaleY)

@@ -49,10 +49,10 @@ public struct AugmentPipeline {
         return result
     }
 
-    /// Letterbox or mosaic, then scale/translate, as one map onto the output.
+    /// Letterbox or mosaic, then scale/translate, composed into one map onto the output (one resampling).
     func geometric(_ position: Int, from source: SampleSource, random: inout SeededRandom) throws -> AnnotatedImage {
-        var canvas: AnnotatedImage
-        var scale: Double
+        let canvas: AnnotatedImage
+        let base: BoxMap
         if random.chance(preset.mosaic.probability) {
             var tiles = [try source.load(position)]
             for _ in 0..<3 { tiles.append(try source.load(random.int(in: 0..<source.count))) }
@@ -61,22 +61,31 @@ public struct AugmentPipeline {
             let centerY = Int(random.uniform(center.lowerBound, center.upperBound) * Double(outputHeight))
             canvas = Mosaic.compose(tiles, centerX: centerX, centerY: centerY, outputWidth: outputWidth,
                                     outputHeight: outputHeight, fill: fill, rules: preset.boxes)
-            scale = random.uniform(preset.mosaic.scale.lowerBound, preset.mosaic.scale.upperBound)
+            let scale = random.uniform(preset.mosaic.scale.lowerBound, preset.mosaic.scale.upperBound)
+            base = ScaleTranslate.map(canvasWidth: canvas.width, canvasHeight: canvas.height, outputWidth: outputWidth,
+                                      outputHeight: outputHeight, scale: scale, shiftX: 0, shiftY: 0)
         } else {
             canvas = try source.load(position)
-            scale = min(Double(outputWidth) / Double(canvas.width), Double(outputHeight) / Double(canvas.height))
+            base = letterboxMap(width: canvas.width, height: canvas.height)
         }
-        var shiftX = 0.0, shiftY = 0.0
+        var map = base
         if random.chance(preset.scaleTranslate.probability) {
             let st = preset.scaleTranslate
-            scale *= random.uniform(st.scale.lowerBound, st.scale.upperBound)
-            shiftX = random.uniform(-st.translate, st.translate) * Double(outputWidth)
-            shiftY = random.uniform(-st.translate, st.translate) * Double(outputHeight)
+            let zoom = ScaleTranslate.map(canvasWidth: outputWidth, canvasHeight: outputHeight, outputWidth: outputWidth,
+                                          outputHeight: outputHeight, scale: random.uniform(st.scale.lowerBound, st.scale.upperBound),
+                                          shiftX: random.uniform(-st.translate, st.translate) * Double(outputWidth),
+                                          shiftY: random.uniform(-st.translate, st.translate) * Double(outputHeight))
+            map = base.followed(by: zoom)
         }
-        let map = ScaleTranslate.map(canvasWidth: canvas.width, canvasHeight: canvas.height, outputWidth: outputWidth,
-                                     outputHeight: outputHeight, scale: scale, shiftX: shiftX, shiftY: shiftY)
         return ScaleTranslate.apply(canvas, map: map, outputWidth: outputWidth, outputHeight: outputHeight,
                                     fill: fill, rules: preset.boxes)
+    }
+
+    /// The inference letterbox's exact map, so that un-augmented training input equals inference input.
+    func letterboxMap(width: Int, height: Int) -> BoxMap {
+        let scale = min(Double(outputWidth) / Double(width), Double(outputHeight) / Double(height))
+        return ScaleTranslate.map(canvasWidth: width, canvasHeight: height, outputWidth: outputWidth,
+                                  outputHeight: outputHeight, scale: scale, shiftX: 0, shiftY: 0)
     }
 
     /// Up to `maxElements` donor elements, each at its donor's letterbox scale, where they cover little.

@@ -72,9 +72,17 @@ final class GeometryTests: XCTestCase {
         // Scale 1/3 of a 10 px source from x = 0.4: destination [0.4, 3.73) rounds to [0, 4) → 4/10 scale.
         let plan = Placement.plan(sourceWidth: 10, sourceHeight: 10, map: BoxMap(scaleX: 1.0 / 3, scaleY: 1, offsetX: 0.4),
                                   canvasWidth: 20, canvasHeight: 20)!
-        XCTAssertEqual(plan.destination, Placement.PixelRect(x: 0, y: 0, width: 4, height: 10))
+        XCTAssertEqual(plan.destination, Placement.Region(x: 0, y: 0, width: 4, height: 10))
         XCTAssertEqual(plan.applied.scaleX, 0.4, accuracy: 1e-12)
         XCTAssertEqual(plan.applied.offsetX, 0, accuracy: 1e-12)
+    }
+
+    func testComposedMapsApplyInOrder() {
+        let first = BoxMap(scaleX: 2, scaleY: 3, offsetX: 1, offsetY: -1), second = BoxMap(scaleX: 0.5, scaleY: 2, offsetX: 10, offsetY: 4)
+        let b = box(3, 4, 5, 6)
+        XCTAssertEqual(first.followed(by: second).apply(b), second.apply(first.apply(b)))
+        // (x·2 + 1)·0.5 + 10 = x + 10.5; (y·3 − 1)·2 + 4 = 6y + 2.
+        XCTAssertEqual(first.followed(by: second), BoxMap(scaleX: 1, scaleY: 6, offsetX: 10.5, offsetY: 2))
     }
 
     func testHorizontalFlipMirrorsBoxesAndPixels() {
@@ -85,5 +93,19 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(flipped.image[0, 4], original.image[29, 4])
         HorizontalFlip.apply(&flipped)
         XCTAssertEqual(flipped, original)
+    }
+}
+
+final class ContactSheetTests: XCTestCase {
+    func testTilesSitInTheirCells() {
+        let tiles = (0..<5).map { RGBImage(width: 10, height: 20, fill: RGB(UInt8($0 * 10), 0, 0)) }
+        let sheet = ContactSheet.compose(tiles, columns: 2, gap: 3, background: RGB(1, 1, 1))
+        XCTAssertEqual(sheet.width, 2 * 10 + 3 * 3)
+        XCTAssertEqual(sheet.height, 3 * 20 + 4 * 3)
+        XCTAssertEqual(sheet[3, 3], RGB(0, 0, 0))
+        XCTAssertEqual(sheet[16, 3], RGB(10, 0, 0))      // second column starts at 3 + 10 + 3
+        XCTAssertEqual(sheet[3, 49], RGB(40, 0, 0))      // third row starts at 3 + 2·23
+        XCTAssertEqual(sheet[16, 49], RGB(1, 1, 1), "the empty sixth cell is background")
+        XCTAssertEqual(sheet[2, 3], RGB(1, 1, 1))
     }
 }

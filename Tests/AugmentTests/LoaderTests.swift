@@ -76,4 +76,15 @@ final class LoaderTests: XCTestCase {
         let loader = try DataLoader(source: Broken(), pipeline: AugmentPipeline(preset: AugmentPreset(), source: Broken()), options: .init())
         XCTAssertThrowsError(try loader.epoch(0).next()) { XCTAssertTrue("\($0)".contains("truncated")) }
     }
+
+    func testAugmentedSampleIsWhatTheBatchHolds() throws {
+        let loader = try makeLoader(workers: 1)
+        let batch = try XCTUnwrap(try loader.epoch(2).next())
+        let (index, sample) = try loader.augmentedSample(epoch: 2, position: 1)
+        XCTAssertEqual(index, batch.sampleIndices[1])
+        XCTAssertEqual(sample.annotations, batch.targets[1])
+        let plane = 32 * 64
+        XCTAssertEqual(batch.images.values[3 * plane + 5], Float(sample.image.pixels[5 * 3]) / 255, accuracy: 1e-6,
+                       "red channel of pixel 5 of image 1")
+    }
 }

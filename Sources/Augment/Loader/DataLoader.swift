@@ -53,10 +53,18 @@ public final class DataLoader {
 
     /// Starts the workers for one epoch; call `next()` until it returns nil.
     public func epoch(_ epoch: Int) -> EpochBatches {
-        let order = epochOrder(epoch)
+        EpochBatches(job: job(epoch), workers: options.workers, prefetch: options.prefetch)
+    }
+
+    /// Exactly the image (and boxes) that `epoch(epoch)` delivers at `position`, before
+    /// normalization: what `screenlab augment preview` shows.
+    public func augmentedSample(epoch: Int, position: Int) throws -> (sampleIndex: Int, sample: AnnotatedImage) {
+        try job(epoch).augmentedSample(at: position)
+    }
+
+    func job(_ epoch: Int) -> BatchJob {
         var seedSource = SeededRandom.stream(seed: options.seed, index: UInt64(epoch) &* 2)
-        let job = BatchJob(order: order, epochSeed: seedSource.next(), source: source, pipeline: pipeline, options: options)
-        return EpochBatches(job: job, workers: options.workers, prefetch: options.prefetch)
+        return BatchJob(order: epochOrder(epoch), epochSeed: seedSource.next(), source: source, pipeline: pipeline, options: options)
     }
 }
 
@@ -78,16 +86,21 @@ struct BatchJob {
         var images = Tensor(uninitialized: [end - start, 3, height, width])
         var targets: [[Annotation]] = [], sampleIndices: [Int] = []
         for position in start..<end {
-            var random = SeededRandom.stream(seed: epochSeed, index: UInt64(position))
-            let item = try pipeline.augment(order[position], from: source, random: &random)
+            let (sampleIndex, item) = try augmentedSample(at: position)
             let slot = (position - start) * 3 * height * width
             images.withUnsafeMutableBufferPointer { buffer in
                 ImagingShim.writeUnitCHW(item.image, into: buffer.baseAddress! + slot)
             }
             targets.append(item.annotations)
-            sampleIndices.append(source.sampleIndex(at: order[position]))
+            sampleIndices.append(sampleIndex)
         }
         return Batch(images: images, targets: targets, sampleIndices: sampleIndices)
+    }
+
+    func augmentedSample(at position: Int) throws -> (sampleIndex: Int, sample: AnnotatedImage) {
+        var random = SeededRandom.stream(seed: epochSeed, index: UInt64(position))
+        let item = try pipeline.augment(order[position], from: source, random: &random)
+        return (source.sampleIndex(at: order[position]), item)
     }
 }
 

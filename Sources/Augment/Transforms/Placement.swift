@@ -23,15 +23,15 @@ enum Placement {
         return plan.applied
     }
 
-    struct PixelRect: Equatable {
+    struct Region: Equatable {
         var x: Int, y: Int, width: Int, height: Int
     }
 
     struct Plan: Equatable {
         /// Whole-pixel part of the source that lands on the canvas.
-        var sourceRegion: PixelRect
+        var sourceRegion: Region
         /// Where it lands (may stick out of the canvas by under one source pixel's worth).
-        var destination: PixelRect
+        var destination: Region
         /// The map really applied: sourceRegion → destination.
         var applied: BoxMap
     }
@@ -44,8 +44,8 @@ enum Placement {
         let scaleX = Double(dx1 - dx0) / Double(x1 - x0), scaleY = Double(dy1 - dy0) / Double(y1 - y0)
         let applied = BoxMap(scaleX: scaleX, scaleY: scaleY,
                              offsetX: Double(dx0) - Double(x0) * scaleX, offsetY: Double(dy0) - Double(y0) * scaleY)
-        return Plan(sourceRegion: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
-                    destination: PixelRect(x: dx0, y: dy0, width: dx1 - dx0, height: dy1 - dy0), applied: applied)
+        return Plan(sourceRegion: Region(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                    destination: Region(x: dx0, y: dy0, width: dx1 - dx0, height: dy1 - dy0), applied: applied)
     }
 
     /// One axis: the whole source pixels [s0, s1) that reach [0, canvas) and their rounded destination [d0, d1).

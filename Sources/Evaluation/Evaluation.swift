@@ -1,1 +1,0 @@
-// Evaluation: see README.md for this target's role.
