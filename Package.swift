@@ -45,7 +45,10 @@ let package = Package(
         .target(name: "NN", dependencies: ["Autograd", "Tensor"]),
 
         // Pixels and data.
-        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"], swiftSettings: kernelSettings),
+        // Imaging is optimized in debug builds too: tests and data loaders run its pixel loops over
+        // whole screenshots, which -Onone makes ~20× slower.
+        .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"],
+                swiftSettings: kernelSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Plotting", dependencies: ["Support"]),
         .target(name: "Data", dependencies: ["Imaging", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support", .product(name: "Yams", package: "Yams")],
@@ -54,7 +57,7 @@ let package = Package(
         // Models, scoring, files.
         .target(name: "Detection", dependencies: ["NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Weights", dependencies: ["Tensor", "Support"]),
+        .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
@@ -65,12 +68,12 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
         .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels"]),
-        .testTarget(name: "NNTests", dependencies: ["NN", "Autograd", "Tensor"]),
+        .testTarget(name: "NNTests", dependencies: ["NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
         .testTarget(name: "DataTests", dependencies: ["Data", "Imaging"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Tensor"]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "NN", "Autograd", "Tensor"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
     ],
