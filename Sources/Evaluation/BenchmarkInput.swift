@@ -41,7 +41,7 @@ public struct BenchmarkInput {
                 }
             }
             samples.append(Sample(id: "screen\(image)", imagePath: "screen\(image).png", width: 390, height: 844,
-                                  annotations: annotations))
+                                  annotations: annotations, cocoImageID: image + 1))
         }
         return BenchmarkInput(classNames: names, samples: samples, predictions: predictions)
     }
