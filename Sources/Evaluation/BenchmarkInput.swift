@@ -46,25 +46,13 @@ public struct BenchmarkInput {
         return BenchmarkInput(classNames: names, samples: samples, predictions: predictions)
     }
 
-    /// COCO ground truth (image ids 1…N, category ids 1…C) for timing pycocotools on the same input.
-    public func cocoGroundTruthJSON() -> String {
-        var out = "{\"images\":["
-        out += samples.enumerated().map { "{\"id\":\($0.offset + 1),\"file_name\":\"\($0.element.imagePath)\",\"width\":\($0.element.width),\"height\":\($0.element.height)}" }.joined(separator: ",")
-        out += "],\"categories\":["
-        out += classNames.enumerated().map { "{\"id\":\($0.offset + 1),\"name\":\"\($0.element)\"}" }.joined(separator: ",")
-        out += "],\"annotations\":["
-        var id = 0
-        var parts: [String] = []
-        for (image, sample) in samples.enumerated() {
-            for a in sample.annotations {
-                id += 1
-                parts.append("{\"id\":\(id),\"image_id\":\(image + 1),\"category_id\":\(a.classIndex + 1),\"bbox\":[\(a.box.x),\(a.box.y),\(a.box.width),\(a.box.height)],\"area\":\(a.box.width * a.box.height),\"iscrowd\":0}")
-            }
-        }
-        return out + parts.joined(separator: ",") + "]}\n"
+    /// The ground truth as a dataset (COCO image ids 1…N; `COCOWriter` then gives category ids 1…C),
+    /// to time pycocotools on the same input.
+    public func dataset(root: URL) -> Dataset {
+        Dataset(root: root, classes: classNames, samples: samples)
     }
 
-    /// COCO results for the predictions, ids as in `cocoGroundTruthJSON`.
+    /// COCO results for the predictions, with the ids `COCOWriter` gives `dataset(root:)`.
     public func cocoResultsJSON() -> String {
         "[" + predictions.map { p in
             "{\"image_id\":\(p.imageIndex + 1),\"category_id\":\(p.classIndex + 1),\"bbox\":[\(p.box.x),\(p.box.y),\(p.box.width),\(p.box.height)],\"score\":\(p.score)}"

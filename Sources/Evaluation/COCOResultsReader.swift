@@ -57,11 +57,11 @@ public struct COCOResultsReader {
     }
 
     public func parse(_ data: Data, file: String, lenient: Bool) throws -> PredictionSet {
-        let root: Any
-        do { root = try JSONSerialization.jsonObject(with: data) } catch {
-            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON (\(error.localizedDescription)); note that NaN and Infinity are not JSON numbers")
+        let root: JSONValue
+        do { root = try JSONValue.parse(data) } catch {
+            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(error)")
         }
-        guard let entries = root as? [Any] else {
+        guard case .array(let entries) = root else {
             throw EvaluationError.badPredictionFile(file: file, reason: "expected a JSON array of {\"image_id\", \"category_id\", \"bbox\", \"score\"} objects (COCO results format)")
         }
         var predictions: [PredictedBox] = []
@@ -91,8 +91,8 @@ public struct COCOResultsReader {
         let message: String
     }
 
-    private func decode(_ entry: Any) throws -> (PredictedBox, Bool) {
-        guard let object = entry as? [String: Any] else {
+    private func decode(_ entry: JSONValue) throws -> (PredictedBox, Bool) {
+        guard case .object(let object) = entry else {
             throw EntryProblem(kind: "not an object", message: "expected an object with image_id, category_id, bbox and score")
         }
         for key in ["image_id", "category_id", "bbox", "score"] where object[key] == nil {
@@ -100,25 +100,25 @@ public struct COCOResultsReader {
         }
         let image = try resolveImage(object["image_id"]!)
         let (classIndex, numericIndex) = try resolveClass(object["category_id"]!)
-        guard let values = object["bbox"] as? [Any], values.count == 4 else {
-            throw EntryProblem(kind: "bad bbox", message: "bbox must be [x, y, width, height], got \(Self.show(object["bbox"]!))")
+        guard case .array(let values) = object["bbox"]!, values.count == 4 else {
+            throw EntryProblem(kind: "bad bbox", message: "bbox must be [x, y, width, height], got \(object["bbox"]!.shortDescription)")
         }
         let numbers = values.compactMap(Self.number)
         guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
-            throw EntryProblem(kind: "bad bbox", message: "bbox must hold four finite numbers, got \(Self.show(values))")
+            throw EntryProblem(kind: "bad bbox", message: "bbox must hold four finite numbers, got \(object["bbox"]!.shortDescription)")
         }
         guard numbers[2] >= 0, numbers[3] >= 0 else {
             throw EntryProblem(kind: "negative size", message: "bbox has a negative size (width \(numbers[2]), height \(numbers[3]))")
         }
         guard let score = Self.number(object["score"]!), score.isFinite else {
-            throw EntryProblem(kind: "bad score", message: "score must be a finite number, got \(Self.show(object["score"]!))")
+            throw EntryProblem(kind: "bad score", message: "score must be a finite number, got \(object["score"]!.shortDescription)")
         }
         let box = BoundingBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
         return (PredictedBox(imageIndex: image, classIndex: classIndex, box: box, score: score), numericIndex)
     }
 
-    private func resolveImage(_ value: Any) throws -> Int {
-        if let text = value as? String {
+    private func resolveImage(_ value: JSONValue) throws -> Int {
+        if case .string(let text) = value {
             if ambiguousNames.contains(text) {
                 throw EntryProblem(kind: "ambiguous image", message: "image_id \"\(text)\" names more than one image; use the relative image path or the COCO id")
             }
@@ -131,11 +131,11 @@ public struct COCOResultsReader {
             let hint = imageByCOCOID.isEmpty ? "; this dataset has no COCO image ids, so use file names as image_id" : ""
             throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of the evaluated split\(hint)")
         }
-        throw EntryProblem(kind: "unknown image", message: "image_id must be a COCO id or a file name, got \(Self.show(value))")
+        throw EntryProblem(kind: "unknown image", message: "image_id must be a COCO id or a file name, got \(value.shortDescription)")
     }
 
-    private func resolveClass(_ value: Any) throws -> (Int, Bool) {
-        if let text = value as? String {
+    private func resolveClass(_ value: JSONValue) throws -> (Int, Bool) {
+        if case .string(let text) = value {
             if let index = classByName[text] ?? classByLowercasedName[text.lowercased()] { return (index, false) }
             throw EntryProblem(kind: "unknown class", message: "category_id \"\(text)\" is not a class of this dataset (\(classNames.joined(separator: ", ")))")
         }
@@ -148,22 +148,11 @@ public struct COCOResultsReader {
             if (0..<classNames.count).contains(id) { return (id, true) }
             throw EntryProblem(kind: "unknown class", message: "category_id \(id) is not a class index 0..\(classNames.count - 1); use class names")
         }
-        throw EntryProblem(kind: "unknown class", message: "category_id must be a COCO category id or a class name, got \(Self.show(value))")
+        throw EntryProblem(kind: "unknown class", message: "category_id must be a COCO category id or a class name, got \(value.shortDescription)")
     }
 
-    /// JSON numbers only (a Bool is not a number here, though Foundation bridges it to NSNumber).
-    static func number(_ value: Any) -> Double? {
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-        return number.doubleValue
-    }
-
-    static func show(_ value: Any) -> String {
-        if let text = value as? String { return "\"\(text)\"" }
-        if let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]),
-           var text = String(data: data, encoding: .utf8) {
-            text.removeFirst(); text.removeLast()
-            return text.count > 80 ? String(text.prefix(80)) + "…" : text
-        }
-        return String(describing: value)
+    static func number(_ value: JSONValue) -> Double? {
+        if case .number(let number) = value { return number }
+        return nil
     }
 }

@@ -54,7 +54,8 @@ public struct ReportComparison {
                 for i in 1..<n {
                     if let a = values[0], let b = values[i] {
                         let delta = (b - a) * 100
-                        cells.append(String(format: "%+.1f", delta)); signs.append(abs(delta) < 0.05 ? 0 : (delta > 0 ? 1 : -1))
+                        let unchanged = abs(delta) < 0.05
+                        cells.append(unchanged ? "0.0" : String(format: "%+.1f", delta)); signs.append(unchanged ? 0 : (delta > 0 ? 1 : -1))
                     } else { cells.append("—"); signs.append(0) }
                 }
             }

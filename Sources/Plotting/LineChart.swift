@@ -70,7 +70,10 @@ public struct LineChart {
                 svg.circle(cx: cx, cy: cy, r: 5, fill: marker.color, stroke: "#ffffff", className: "marker",
                            title: marker.label.isEmpty ? nil : marker.label)
                 if !marker.label.isEmpty {
-                    svg.text(marker.label, x: cx + 7, y: cy - 7, size: 10, fill: "#333", className: "marker-label")
+                    // Near the right edge the label goes left of the dot so it is not clipped.
+                    let flip = cx + 7 + Double(marker.label.count) * 6 > width
+                    svg.text(marker.label, x: flip ? cx - 7 : cx + 7, y: cy - 7, size: 10, anchor: flip ? .end : .start,
+                             fill: "#333", className: "marker-label")
                 }
             }
         }

@@ -137,7 +137,7 @@ struct BenchEvaluateCommand: ParsableCommand {
                                             classes: classes, seed: seed)
         if let writeJSON {
             let folder = URL(fileURLWithPath: writeJSON)
-            try AtomicFile.write(input.cocoGroundTruthJSON(), to: folder.appendingPathComponent("gt.json"))
+            try COCOWriter.write(input.dataset(root: folder), to: folder.appendingPathComponent("gt.json"))
             try AtomicFile.write(input.cocoResultsJSON(), to: folder.appendingPathComponent("predictions.json"))
             print("wrote \(folder.path)/gt.json and predictions.json")
         }

@@ -55,13 +55,32 @@ final class COCOResultsReaderTests: XCTestCase {
         }
     }
 
-    func testNaNIsNotJSONAndIsReportedAsSuch() {
-        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": NaN}]"#)) { error in
-            XCTAssertTrue("\(error)".contains("NaN"), "\(error)")
+    func testNaNScoresNameTheEntryAndLenientSkipsThem() throws {
+        // Python's json.dump writes NaN/Infinity tokens; they are read so the entry can be named.
+        let json = #"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}, {"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": NaN}, {"image_id": 17, "category_id": 3, "bbox": [0, -Infinity, 1, 1], "score": 0.1}]"#
+        XCTAssertThrowsError(try parse(json)) { error in
+            XCTAssertTrue("\(error)".contains("entry 1") && "\(error)".contains("NaN"), "\(error)")
+        }
+        let set = try parse(json, lenient: true)
+        XCTAssertEqual(set.predictions.count, 1)
+        XCTAssertEqual(set.skipped, ["bad score": 1, "bad bbox": 1])
+    }
+
+    func testMalformedJSONGivesLineAndColumn() {
+        XCTAssertThrowsError(try parse("[{\"image_id\": 17,\n  \"score\": 0.5,,}]")) { error in
+            XCTAssertTrue("\(error)".contains("line 2"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0"#)) { error in
+            XCTAssertTrue("\(error)".contains("truncated"), "\(error)")
         }
         XCTAssertThrowsError(try parse(#"{"image_id": 17}"#)) { error in
             XCTAssertTrue("\(error)".contains("array"), "\(error)")
         }
+    }
+
+    func testJSONNumbersAndEscapesAreExact() throws {
+        XCTAssertEqual(try JSONValue.parse(Data(#"[0.42936741299104003, -1.5e-3, 125.66004341855162, "a\"b\u00e9\ud83d\ude00"]"#.utf8)),
+                       .array([.number(0.42936741299104003), .number(-1.5e-3), .number(125.66004341855162), .string("a\"bé😀")]))
     }
 
     func testLenientSkipsAndCountsByReason() throws {
