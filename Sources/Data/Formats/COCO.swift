@@ -73,6 +73,7 @@ public enum COCOReader {
                                           group: image.group, cocoImageID: image.id))
         }
         var crowdCount = 0
+        var sources = [[AnnotationSource]](repeating: [], count: dataset.samples.count)
         for annotation in file.annotations {
             let place = "annotation id \(annotation.id)"
             if annotation.iscrowd == 1 { crowdCount += 1; continue }
@@ -89,10 +90,12 @@ public enum COCOReader {
                 continue
             }
             let b = annotation.bbox
+            sources[sample].append(AnnotationSource(file: url.path, annotationID: annotation.id))
             dataset.samples[sample].annotations.append(Annotation(
                 classIndex: index, box: BoundingBox(x: b[0], y: b[1], width: b[2], height: b[3]),
                 selected: annotation.attributes?.selected, clickable: annotation.attributes?.clickable))
         }
+        for (sample, list) in zip(dataset.samples, sources) { issues.recordSources(list, forImage: sample.imagePath) }
         if crowdCount > 0 {
             dataset.notes.append("\(url.lastPathComponent): skipped \(crowdCount) iscrowd annotations (crowd ignore-regions are not used for UI screens)")
         }
