@@ -57,7 +57,7 @@ let package = Package(
         // Models, scoring, files.
         .target(name: "Detection", dependencies: ["NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Weights", dependencies: ["Tensor", "Support"]),
+        .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",

@@ -74,6 +74,16 @@ Image.fromarray(np.array([[0, 257 * 77], [65535, 257 * 128]], dtype=np.uint16)).
 inter = np.array([[[x * 28, y * 28, (x + y) * 14] for x in range(9)] for y in range(9)], dtype=np.uint8)
 (out / "interlaced.png").write_bytes(raw_png(inter, 8, 2, interlace=True))
 
+# Palette with a tRNS chunk: index 1 fully transparent, index 2 half (alpha 128).
+trns_image = Image.new("P", (3, 1))
+trns_image.putpalette([255, 0, 0, 0, 255, 0, 10, 20, 30] + [0] * (256 * 3 - 9))
+trns_image.putdata([0, 1, 2])
+trns_image.save(out / "palette-trns.png", transparency=bytes([255, 0, 128]))
+
+# gAMA 1.0 (linear) on pixel (64, 128, 192): Pillow and OpenCV ignore gAMA, so must we.
+with_gamma = raw_png(np.array([[[64, 128, 192]]], dtype=np.uint8), 8, 2)
+(out / "gamma-linear.png").write_bytes(with_gamma[:33] + chunk(b"gAMA", struct.pack(">I", 100000)) + with_gamma[33:])
+
 # Truncated PNG: a 48×48 noise image cut after 40 % of its bytes (past the header).
 rng = np.random.default_rng(7)
 noise = rng.integers(0, 256, size=(48, 48, 3), dtype=np.uint8)

@@ -81,11 +81,12 @@ public struct AugmentPipeline {
                                     fill: fill, rules: preset.boxes)
     }
 
-    /// The inference letterbox's exact map, so that un-augmented training input equals inference input.
+    /// The inference letterbox's exact map (Imaging's `Letterbox`: whole-pixel resized size,
+    /// left/top padding the floor of half the slack), so un-augmented training input equals inference input.
     func letterboxMap(width: Int, height: Int) -> BoxMap {
-        let scale = min(Double(outputWidth) / Double(width), Double(outputHeight) / Double(height))
-        return ScaleTranslate.map(canvasWidth: width, canvasHeight: height, outputWidth: outputWidth,
-                                  outputHeight: outputHeight, scale: scale, shiftX: 0, shiftY: 0)
+        let letterbox = Letterbox(sourceWidth: width, sourceHeight: height, targetWidth: outputWidth, targetHeight: outputHeight)
+        return BoxMap(scaleX: letterbox.scaleX, scaleY: letterbox.scaleY,
+                      offsetX: Double(letterbox.padLeft), offsetY: Double(letterbox.padTop))
     }
 
     /// Up to `maxElements` donor elements, each at its donor's letterbox scale, where they cover little.

@@ -110,3 +110,23 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(gray[0, 0], RGB(77, 77, 77), "BT.601: 0.299·255 ≈ 76.2, 77/256 fixed point")
     }
 }
+
+final class LetterboxParityTests: XCTestCase {
+    /// Un-augmented training input must be exactly what inference feeds the model.
+    func testNoAugmentationEqualsTheInferenceLetterbox() throws {
+        for (width, height) in [(385, 640), (360, 640), (100, 90), (256, 512), (128, 300)] {
+            let boxes = [annotation(0, 10, 20, 40, 30), annotation(1, 0, 0, Double(width), Double(height))]
+            let source = InMemorySource([AnnotatedImage(image: patternedImage(width: width, height: height), annotations: boxes)])
+            let pipeline = AugmentPipeline(preset: AugmentPreset(), source: source, outputWidth: 256, outputHeight: 512)
+            var random = SeededRandom(seed: 1)
+            let output = try pipeline.augment(0, from: source, random: &random)
+            let (expected, letterbox) = source.items[0].image.letterboxed(to: 256, 512)
+            XCTAssertEqual(output.image, expected, "\(width)×\(height)")
+            let expectedBoxes = boxes.map { a -> BoundingBox in
+                let r = letterbox.toTarget(PixelRect(x: a.box.x, y: a.box.y, width: a.box.width, height: a.box.height))
+                return box(r.x, r.y, r.width, r.height)
+            }
+            assertBoxesEqual(output.annotations.map(\.box), expectedBoxes, accuracy: 1e-9)
+        }
+    }
+}

@@ -68,7 +68,7 @@ final class ImageIOTests: XCTestCase {
     }
 
     func testReadSizeAgreesWithDecode() throws {
-        let names = ["rgb8.png", "rgba8.png", "gray8.png", "graya8.png", "gray1.png", "palette.png", "rgb16.png",
+        let names = ["rgb8.png", "rgba8.png", "gray8.png", "graya8.png", "gray1.png", "palette.png", "palette-trns.png", "gamma-linear.png", "rgb16.png",
                      "gray16.png", "interlaced.png", "baseline.jpg", "progressive.jpg", "gray.jpg", "cmyk.jpg"]
         for name in names {
             let url = try Fixtures.url(name)

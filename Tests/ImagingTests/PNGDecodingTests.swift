@@ -59,4 +59,15 @@ final class PNGDecodingTests: XCTestCase {
             }
         }
     }
+
+    func testPaletteTransparencyIsCompositedOverWhite() throws {
+        // tRNS alphas 255, 0, 128 on red, green, (10, 20, 30): 10·128/255 + 127 = 132.0…,
+        // 20·128/255 + 127 = 137.0…, 30·128/255 + 127 = 142.1…
+        XCTAssertEqual(pixelRows(try Fixtures.image("palette-trns.png")), [[RGB(255, 0, 0), RGB(255, 255, 255), RGB(132, 137, 142)]])
+    }
+
+    func testGammaChunkIsIgnoredLikePillowAndOpenCV() throws {
+        // Stored (64, 128, 192) with gAMA 1.0; libpng alone would return (136, 186, 224).
+        XCTAssertEqual(try Fixtures.image("gamma-linear.png")[0, 0], RGB(64, 128, 192))
+    }
 }

@@ -17,7 +17,7 @@ enum Placement {
             // Unit scale: `region` is exactly what lands on the canvas, so shifting the whole source copies just it.
             Blit.copy(source, to: &canvas, atX: destination.x - region.x, y: destination.y - region.y)
         } else {
-            let patch = Resampling.resizedCrop(source, region: region, width: destination.width, height: destination.height)
+            let patch = resizedCrop(source, region: region, width: destination.width, height: destination.height)
             Blit.copy(patch, to: &canvas, atX: destination.x, y: destination.y)
         }
         return plan.applied

@@ -10,8 +10,15 @@ enum PNGCodec {
     /// Alpha is composited over white (a transparent screenshot margin reads as a white page,
     /// not as black): `out = (c·a + 255·(255 − a) + 127) / 255`, computed here rather than by
     /// libpng so the rule is exact and documented. 16-bit samples without gamma information
-    /// are taken as sRGB-encoded (libpng would otherwise assume linear light).
+    /// are taken as sRGB-encoded (libpng would otherwise assume linear light), and a gAMA
+    /// chunk is ignored — the simplified API would re-encode such files to sRGB, while Pillow
+    /// and OpenCV return the stored samples; a model must see the same values in both worlds.
     static func decode(_ bytes: UnsafeRawBufferPointer, name: String) throws -> RGBImage {
+        if let gamma = gammaChunk(bytes) {
+            var copy = [UInt8](bytes)
+            copy.removeSubrange(gamma)
+            return try copy.withUnsafeBytes { try decode($0, name: name) }
+        }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
@@ -34,6 +41,20 @@ enum PNGCodec {
         guard finished != 0 else { throw error(from: &image, name: name, stage: "pixels") }
         if hasAlpha { compositeOverWhite(&decoded, pixelCount: width * height) }
         return RGBImage(width: width, height: height, pixels: decoded)
+    }
+
+    /// The byte range of a gAMA chunk (length, type, data, CRC), which must precede IDAT.
+    static func gammaChunk(_ bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        var offset = signature.count
+        while offset + 8 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let end = offset + 12 + length
+            if type == "IDAT" || length > bytes.count || end > bytes.count { return nil }
+            if type == "gAMA" { return offset..<end }
+            offset = end
+        }
+        return nil
     }
 
     /// Turns RGBA bytes into RGB bytes in place (the output is a prefix of the input), then trims.

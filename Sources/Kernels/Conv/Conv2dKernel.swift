@@ -1,0 +1,62 @@
+/// 2-D convolution over NCHW float tensors: forward, gradient of the input, gradient of
+/// the weight (and bias).
+///
+/// Paths: 1×1/stride 1/pad 0/one group → one GEMM per image, no im2col; depthwise
+/// (groups == in == out channels) → direct SIMD loops (3×3 pad 1 stride 1/2) or a generic
+/// direct loop; everything else → im2col + GEMM per image and group.
+///
+/// Threading: GEMM paths run images in parallel when `batch ≥ Parallel.threadCount`
+/// (OpenBLAS single-threaded per worker), otherwise image by image with each GEMM split
+/// across workers. Depthwise runs (image, channel) planes in parallel, and its weight
+/// gradient channels in parallel, so it is bit-identical for any thread count.
+/// GEMM weight gradients keep one partial per worker, summed in worker order:
+/// bit-identical for a fixed thread count, equal to rounding across thread counts.
+public enum Conv2dKernel {
+    /// `output = conv(input, weight) + bias`; output is overwritten.
+    public static func forward(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+    ) {
+        if g.batch == 0 { return }
+        if g.isDepthwise {
+            DepthwiseConv.forward(g, input: input, weight: weight, bias: bias, output: output)
+        } else {
+            GEMMConv.forward(g, input: input, weight: weight, bias: bias, output: output)
+        }
+    }
+
+    /// `gradInput = ∂L/∂input` from `gradOutput`; gradInput is overwritten.
+    public static func backwardInput(
+        _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        gradInput: UnsafeMutablePointer<Float>
+    ) {
+        if g.batch == 0 { return }
+        if g.isDepthwise {
+            DepthwiseConv.backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput)
+        } else {
+            GEMMConv.backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput)
+        }
+    }
+
+    /// `gradWeight = ∂L/∂weight` and, when given, `gradBias = Σ_{n,h,w} gradOutput`;
+    /// both are overwritten.
+    public static func backwardWeight(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
+        gradWeight: UnsafeMutablePointer<Float>, gradBias: UnsafeMutablePointer<Float>?
+    ) {
+        if let gradBias {
+            BatchNormKernel.channelSum(
+                gradOutput, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth,
+                sum: gradBias)
+        }
+        if g.batch == 0 {
+            gradWeight.update(repeating: 0, count: g.weightCount)
+            return
+        }
+        if g.isDepthwise {
+            DepthwiseConv.backwardWeight(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight)
+        } else {
+            GEMMConv.backwardWeight(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// SIMD kernels for depthwise 3×3 convolution with padding 1, stride 1 or 2, on one plane.
+///
+/// Each plane is first copied into a zero-bordered buffer so the inner loops need no bounds
+/// checks; rows are processed 8 output columns at a time. Vector loads may run past the end
+/// of a row into the next row or the buffer's zeroed slack: those lanes belong to columns
+/// past the row's end and are never stored.
+enum Depthwise3x3 {
+    /// A plane with a one-pixel zero border and zeroed slack after it.
+    struct PaddedPlane {
+        static let slack = 48
+        let height: Int, width: Int
+        let stride: Int
+        let buffer: UnsafeMutablePointer<Float>
+        let count: Int
+
+        init(height: Int, width: Int) {
+            self.height = height
+            self.width = width
+            stride = width + 2
+            count = (height + 2) * stride + Self.slack
+            buffer = .allocate(capacity: count)
+            buffer.initialize(repeating: 0, count: count)
+        }
+
+        func free() { buffer.deallocate() }
+
+        /// Top-left of the border (padded row 0, padded column 0).
+        var origin: UnsafeMutablePointer<Float> { buffer }
+
+        func load(_ plane: UnsafePointer<Float>) {
+            for y in 0..<height {
+                (buffer + (y + 1) * stride + 1).update(from: plane + y * width, count: width)
+            }
+        }
+
+        func zero() { buffer.update(repeating: 0, count: count) }
+    }
+
+    static func forwardStride1(_ p: PaddedPlane, _ f: Filter3x3, bias: Float, output: UnsafeMutablePointer<Float>) {
+        let height = p.height, width = p.width, rowStride = p.stride
+        let b = SIMD8<Float>(repeating: bias)
+        for oy in 0..<height {
+            let r0 = UnsafePointer(p.origin + oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            let dst = output + oy * width
+            var x = 0
+            while x < width {
+                var acc = b + f.w0 * load8(r0 + x) + f.w1 * load8(r0 + x + 1) + f.w2 * load8(r0 + x + 2)
+                acc += f.w3 * load8(r1 + x) + f.w4 * load8(r1 + x + 1) + f.w5 * load8(r1 + x + 2)
+                acc += f.w6 * load8(r2 + x) + f.w7 * load8(r2 + x + 1) + f.w8 * load8(r2 + x + 2)
+                if x + 8 <= width { store8(acc, dst + x) } else { storePartial8(acc, dst + x, count: width - x) }
+                x += 8
+            }
+        }
+    }
+
+    static func forwardStride2(_ p: PaddedPlane, _ f: Filter3x3, bias: Float, output: UnsafeMutablePointer<Float>) {
+        let outHeight = (p.height - 1) / 2 + 1, outWidth = (p.width - 1) / 2 + 1, rowStride = p.stride
+        let b = SIMD8<Float>(repeating: bias)
+        for oy in 0..<outHeight {
+            let r0 = UnsafePointer(p.origin + 2 * oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            let dst = output + oy * outWidth
+            var x = 0
+            while x < outWidth {
+                let a0 = load16(r0 + 2 * x), c0 = load16(r0 + 2 * x + 2)
+                let a1 = load16(r1 + 2 * x), c1 = load16(r1 + 2 * x + 2)
+                let a2 = load16(r2 + 2 * x), c2 = load16(r2 + 2 * x + 2)
+                var acc = b + f.w0 * a0.evenHalf + f.w1 * a0.oddHalf + f.w2 * c0.evenHalf
+                acc += f.w3 * a1.evenHalf + f.w4 * a1.oddHalf + f.w5 * c1.evenHalf
+                acc += f.w6 * a2.evenHalf + f.w7 * a2.oddHalf + f.w8 * c2.evenHalf
+                if x + 8 <= outWidth { store8(acc, dst + x) } else { storePartial8(acc, dst + x, count: outWidth - x) }
+                x += 8
+            }
+        }
+    }
+
+    /// Stride-2 input gradient: every output gradient adds `w·g` to the 3×3 input window it
+    /// came from. Row by row, even padded columns receive w0·g[x] and w2·g[x−1], odd ones w1·g[x].
+    static func backwardInputStride2(
+        gradOutput: UnsafePointer<Float>, outHeight: Int, outWidth: Int, _ f: Filter3x3,
+        accumulator p: PaddedPlane, gradInput: UnsafeMutablePointer<Float>
+    ) {
+        p.zero()
+        let rowStride = p.stride
+        let zero = SIMD8<Float>()
+        for oy in 0..<outHeight {
+            let gyRow = gradOutput + oy * outWidth
+            let r0 = p.origin + 2 * oy * rowStride, r1 = r0 + rowStride, r2 = r1 + rowStride
+            var x = 0
+            while x < outWidth {
+                let g = x + 8 <= outWidth ? load8(gyRow + x) : loadPartial8(gyRow + x, count: outWidth - x)
+                let e0 = r0 + 2 * x, e1 = r1 + 2 * x, e2 = r2 + 2 * x
+                store16(load16(e0) + interleave(f.w0 * g, f.w1 * g), e0)
+                store16(load16(e0 + 2) + interleave(f.w2 * g, zero), e0 + 2)
+                store16(load16(e1) + interleave(f.w3 * g, f.w4 * g), e1)
+                store16(load16(e1 + 2) + interleave(f.w5 * g, zero), e1 + 2)
+                store16(load16(e2) + interleave(f.w6 * g, f.w7 * g), e2)
+                store16(load16(e2 + 2) + interleave(f.w8 * g, zero), e2 + 2)
+                x += 8
+            }
+        }
+        for y in 0..<p.height {
+            (gradInput + y * p.width).update(from: p.origin + (y + 1) * rowStride + 1, count: p.width)
+        }
+    }
+
+    /// Adds `Σ gradOutput · window` for the 9 taps of one plane into `sums`.
+    static func accumulateWeightGradient(
+        _ p: PaddedPlane, gradOutput: UnsafePointer<Float>, outHeight: Int, outWidth: Int, stride: Int,
+        into sums: inout [Double]
+    ) {
+        let rowStride = p.stride
+        var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
+        var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
+        var s6 = SIMD8<Float>(), s7 = SIMD8<Float>(), s8 = SIMD8<Float>()
+        for oy in 0..<outHeight {
+            let gyRow = gradOutput + oy * outWidth
+            let r0 = UnsafePointer(p.origin + stride * oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            var x = 0
+            while x < outWidth {
+                let g = x + 8 <= outWidth ? load8(gyRow + x) : loadPartial8(gyRow + x, count: outWidth - x)
+                if stride == 1 {
+                    s0 += g * load8(r0 + x); s1 += g * load8(r0 + x + 1); s2 += g * load8(r0 + x + 2)
+                    s3 += g * load8(r1 + x); s4 += g * load8(r1 + x + 1); s5 += g * load8(r1 + x + 2)
+                    s6 += g * load8(r2 + x); s7 += g * load8(r2 + x + 1); s8 += g * load8(r2 + x + 2)
+                } else {
+                    let a0 = load16(r0 + 2 * x), c0 = load16(r0 + 2 * x + 2)
+                    let a1 = load16(r1 + 2 * x), c1 = load16(r1 + 2 * x + 2)
+                    let a2 = load16(r2 + 2 * x), c2 = load16(r2 + 2 * x + 2)
+                    s0 += g * a0.evenHalf; s1 += g * a0.oddHalf; s2 += g * c0.evenHalf
+                    s3 += g * a1.evenHalf; s4 += g * a1.oddHalf; s5 += g * c1.evenHalf
+                    s6 += g * a2.evenHalf; s7 += g * a2.oddHalf; s8 += g * c2.evenHalf
+                }
+                x += 8
+            }
+        }
+        sums[0] += Double(s0.sum()); sums[1] += Double(s1.sum()); sums[2] += Double(s2.sum())
+        sums[3] += Double(s3.sum()); sums[4] += Double(s4.sum()); sums[5] += Double(s5.sum())
+        sums[6] += Double(s6.sum()); sums[7] += Double(s7.sum()); sums[8] += Double(s8.sum())
+    }
+}
+
+/// The 9 taps of one 3×3 filter as broadcast vectors; `rotated` turns it by 180°, which
+/// is the filter of the stride-1 input gradient.
+struct Filter3x3 {
+    let w0, w1, w2, w3, w4, w5, w6, w7, w8: SIMD8<Float>
+
+    init(_ w: UnsafePointer<Float>, rotated: Bool = false) {
+        func tap(_ i: Int) -> SIMD8<Float> { SIMD8(repeating: w[rotated ? 8 - i : i]) }
+        w0 = tap(0); w1 = tap(1); w2 = tap(2)
+        w3 = tap(3); w4 = tap(4); w5 = tap(5)
+        w6 = tap(6); w7 = tap(7); w8 = tap(8)
+    }
+}
+
+@inline(__always)
+func interleave(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD16<Float> {
+    SIMD16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+}

@@ -1,0 +1,164 @@
+/// Depthwise convolution (one filter per channel) as direct loops over (image, channel)
+/// planes. 3×3 with pad 1 and stride 1 or 2 uses the SIMD kernels of `Depthwise3x3`;
+/// any other kernel, stride or padding uses the scalar loops here.
+enum DepthwiseConv {
+    static func forward(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+    ) {
+        let channels = g.inChannels
+        let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        let taps = g.kernelHeight * g.kernelWidth
+        let fast = g.isDepthwise3x3
+        Parallel.forEachChunk(g.batch * channels) { planes, _ in
+            let padded = fast ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
+            defer { padded?.free() }
+            for p in planes {
+                let c = p % channels
+                let x = input + p * inPlane, y = output + p * outPlane
+                let w = weight + c * taps, b = bias?[c] ?? 0
+                if let padded {
+                    padded.load(x)
+                    if g.strideHeight == 1 {
+                        Depthwise3x3.forwardStride1(padded, Filter3x3(w), bias: b, output: y)
+                    } else {
+                        Depthwise3x3.forwardStride2(padded, Filter3x3(w), bias: b, output: y)
+                    }
+                } else {
+                    genericForward(g, plane: x, weight: w, bias: b, output: y)
+                }
+            }
+        }
+    }
+
+    static func backwardInput(
+        _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        gradInput: UnsafeMutablePointer<Float>
+    ) {
+        let channels = g.inChannels
+        let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        let taps = g.kernelHeight * g.kernelWidth
+        let fast = g.isDepthwise3x3
+        Parallel.forEachChunk(g.batch * channels) { planes, _ in
+            // Stride 1: the input gradient is the padded gradient correlated with the
+            // rotated filter. Stride 2: scatter into a padded accumulator.
+            let padded = fast ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
+            defer { padded?.free() }
+            for p in planes {
+                let c = p % channels
+                let gy = gradOutput + p * outPlane, gx = gradInput + p * inPlane
+                let w = weight + c * taps
+                if let padded {
+                    if g.strideHeight == 1 {
+                        padded.load(gy)
+                        Depthwise3x3.forwardStride1(padded, Filter3x3(w, rotated: true), bias: 0, output: gx)
+                    } else {
+                        Depthwise3x3.backwardInputStride2(
+                            gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, Filter3x3(w),
+                            accumulator: padded, gradInput: gx)
+                    }
+                } else {
+                    genericBackwardInput(g, gradOutput: gy, weight: w, gradInput: gx)
+                }
+            }
+        }
+    }
+
+    static func backwardWeight(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
+        gradWeight: UnsafeMutablePointer<Float>
+    ) {
+        let channels = g.inChannels
+        let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        let taps = g.kernelHeight * g.kernelWidth
+        let fast = g.isDepthwise3x3
+        // Each channel's filter gradient sums over all images inside one worker, in image
+        // order: no cross-worker reduction, identical for every thread count.
+        Parallel.forEachChunk(channels) { channelRange, _ in
+            let padded = fast ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
+            defer { padded?.free() }
+            var sums = [Double](repeating: 0, count: taps)
+            for c in channelRange {
+                for t in 0..<taps { sums[t] = 0 }
+                for n in 0..<g.batch {
+                    let p = n * channels + c
+                    let x = input + p * inPlane, gy = gradOutput + p * outPlane
+                    if let padded {
+                        padded.load(x)
+                        Depthwise3x3.accumulateWeightGradient(
+                            padded, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth,
+                            stride: g.strideHeight, into: &sums)
+                    } else {
+                        genericAccumulateWeightGradient(g, plane: x, gradOutput: gy, into: &sums)
+                    }
+                }
+                for t in 0..<taps { gradWeight[c * taps + t] = Float(sums[t]) }
+            }
+        }
+    }
+
+    // MARK: Generic direct loops (any kernel size, stride and padding)
+
+    static func genericForward(
+        _ g: Conv2dGeometry, plane: UnsafePointer<Float>, weight: UnsafePointer<Float>, bias: Float,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        for oy in 0..<g.outHeight {
+            for ox in 0..<g.outWidth {
+                var sum = bias
+                for ky in 0..<g.kernelHeight {
+                    let iy = oy * g.strideHeight - g.padHeight + ky
+                    if iy < 0 || iy >= g.inHeight { continue }
+                    for kx in 0..<g.kernelWidth {
+                        let ix = ox * g.strideWidth - g.padWidth + kx
+                        if ix < 0 || ix >= g.inWidth { continue }
+                        sum += weight[ky * g.kernelWidth + kx] * plane[iy * g.inWidth + ix]
+                    }
+                }
+                output[oy * g.outWidth + ox] = sum
+            }
+        }
+    }
+
+    static func genericBackwardInput(
+        _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        gradInput: UnsafeMutablePointer<Float>
+    ) {
+        gradInput.update(repeating: 0, count: g.inHeight * g.inWidth)
+        for oy in 0..<g.outHeight {
+            for ox in 0..<g.outWidth {
+                let gy = gradOutput[oy * g.outWidth + ox]
+                for ky in 0..<g.kernelHeight {
+                    let iy = oy * g.strideHeight - g.padHeight + ky
+                    if iy < 0 || iy >= g.inHeight { continue }
+                    for kx in 0..<g.kernelWidth {
+                        let ix = ox * g.strideWidth - g.padWidth + kx
+                        if ix < 0 || ix >= g.inWidth { continue }
+                        gradInput[iy * g.inWidth + ix] += weight[ky * g.kernelWidth + kx] * gy
+                    }
+                }
+            }
+        }
+    }
+
+    static func genericAccumulateWeightGradient(
+        _ g: Conv2dGeometry, plane: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
+        into sums: inout [Double]
+    ) {
+        for ky in 0..<g.kernelHeight {
+            for kx in 0..<g.kernelWidth {
+                var sum: Float = 0
+                for oy in 0..<g.outHeight {
+                    let iy = oy * g.strideHeight - g.padHeight + ky
+                    if iy < 0 || iy >= g.inHeight { continue }
+                    for ox in 0..<g.outWidth {
+                        let ix = ox * g.strideWidth - g.padWidth + kx
+                        if ix < 0 || ix >= g.inWidth { continue }
+                        sum += gradOutput[oy * g.outWidth + ox] * plane[iy * g.inWidth + ix]
+                    }
+                }
+                sums[ky * g.kernelWidth + kx] += Double(sum)
+            }
+        }
+    }
+}

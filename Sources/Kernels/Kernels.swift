@@ -1,1 +1,0 @@
-// Kernels: see README.md for this target's role.

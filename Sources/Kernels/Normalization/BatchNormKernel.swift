@@ -1,0 +1,130 @@
+/// Per-channel kernels over NCHW data: batch-norm statistics, normalisation and its
+/// training-mode backward, frozen (affine) batch norm, and channel bias / sums.
+///
+/// Every reduction runs one channel per worker task, summing images in order, so results
+/// are bit-identical for any thread count.
+public enum BatchNormKernel {
+    /// Batch mean and biased variance of every channel over (N, H, W).
+    public static func statistics(
+        input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>
+    ) {
+        let count = Double(batch * spatial)
+        Parallel.forEach(channels) { c in
+            guard count > 0 else { mean[c] = 0; variance[c] = 0; return }
+            let shift = input[c * spatial]
+            var sum = 0.0, squares = 0.0
+            for n in 0..<batch {
+                let (s, q) = VectorSums.shiftedMoments(input + (n * channels + c) * spatial, count: spatial, shift: shift)
+                sum += s
+                squares += q
+            }
+            let centred = sum / count
+            mean[c] = Float(Double(shift) + centred)
+            variance[c] = Float(max(0, squares / count - centred * centred))
+        }
+    }
+
+    /// `y = (x − mean) · invStd · gamma + beta`; nil gamma/beta mean 1/0. y may equal x.
+    public static func normalize(
+        input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
+        mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
+        beta: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEach(batch * channels) { p in
+            let c = p % channels
+            let scale = invStd[c] * (gamma?[c] ?? 1)
+            let shift = (beta?[c] ?? 0) - mean[c] * scale
+            VectorSums.affine(input + p * spatial, count: spatial, scale: scale, shift: shift, output: output + p * spatial)
+        }
+    }
+
+    /// Training-mode backward (the statistics depend on the batch):
+    /// `dx = gamma·invStd·(dy − mean(dy) − x̂·mean(dy·x̂))`, `dgamma = Σ dy·x̂`, `dbeta = Σ dy`.
+    /// gradInput may equal gradOutput.
+    public static func backward(
+        gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
+        mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
+        gradInput: UnsafeMutablePointer<Float>, gradGamma: UnsafeMutablePointer<Float>?,
+        gradBeta: UnsafeMutablePointer<Float>?
+    ) {
+        let count = Float(batch * spatial)
+        Parallel.forEach(channels) { c in
+            var sumG = 0.0, sumGX = 0.0
+            for n in 0..<batch {
+                let offset = (n * channels + c) * spatial
+                sumG += VectorSums.sum(gradOutput + offset, count: spatial)
+                sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial)
+            }
+            let m = mean[c], s = invStd[c]
+            // Σ dy·(x − mean) from Σ dy·x: the data sums are in Double, so the subtraction is safe.
+            let sumGCentred = Float(sumGX - Double(m) * sumG)
+            gradBeta?[c] = Float(sumG)
+            gradGamma?[c] = sumGCentred * s
+            guard count > 0 else { return }
+            let a = (gamma?[c] ?? 1) * s
+            let b = -a * s * s * sumGCentred / count
+            let k = -a * Float(sumG) / count - b * m
+            for n in 0..<batch {
+                let offset = (n * channels + c) * spatial
+                VectorSums.combine(gradOutput + offset, input + offset, count: spatial, a: a, b: b, c: k, output: gradInput + offset)
+            }
+        }
+    }
+
+    /// Frozen batch norm: `y = x · scale[c] + shift[c]`. y may equal x.
+    public static func affine(
+        input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
+        scale: UnsafePointer<Float>, shift: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEach(batch * channels) { p in
+            let c = p % channels
+            VectorSums.affine(input + p * spatial, count: spatial, scale: scale[c], shift: shift[c], output: output + p * spatial)
+        }
+    }
+
+    /// Backward of `affine`: `dx = dy·scale`, `dscale = Σ dy·x`, `dshift = Σ dy`.
+    /// gradInput may equal gradOutput (the sums are taken first).
+    public static func affineBackward(
+        gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
+        scale: UnsafePointer<Float>, gradInput: UnsafeMutablePointer<Float>?,
+        gradScale: UnsafeMutablePointer<Float>?, gradShift: UnsafeMutablePointer<Float>?
+    ) {
+        Parallel.forEach(channels) { c in
+            var sumG = 0.0, sumGX = 0.0
+            for n in 0..<batch {
+                let offset = (n * channels + c) * spatial
+                if gradShift != nil { sumG += VectorSums.sum(gradOutput + offset, count: spatial) }
+                if gradScale != nil { sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial) }
+            }
+            gradShift?[c] = Float(sumG)
+            gradScale?[c] = Float(sumGX)
+            if let gradInput {
+                for n in 0..<batch {
+                    let offset = (n * channels + c) * spatial
+                    VectorSums.affine(gradOutput + offset, count: spatial, scale: scale[c], shift: 0, output: gradInput + offset)
+                }
+            }
+        }
+    }
+
+    /// `data[n, c, :] += bias[c]` in place.
+    public static func channelBiasAdd(
+        _ data: UnsafeMutablePointer<Float>, batch: Int, channels: Int, spatial: Int, bias: UnsafePointer<Float>
+    ) {
+        Parallel.forEach(batch * channels) { p in
+            VectorSums.affine(data + p * spatial, count: spatial, scale: 1, shift: bias[p % channels], output: data + p * spatial)
+        }
+    }
+
+    /// `sum[c] = Σ_{n, s} data[n, c, s]` (the gradient of a channel bias).
+    public static func channelSum(
+        _ data: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int, sum: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEach(channels) { c in
+            var total = 0.0
+            for n in 0..<batch { total += VectorSums.sum(data + (n * channels + c) * spatial, count: spatial) }
+            sum[c] = Float(total)
+        }
+    }
+}

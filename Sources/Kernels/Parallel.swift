@@ -1,0 +1,68 @@
+import CBLAS
+import Dispatch
+import Foundation
+
+/// One level of data parallelism for the kernels.
+///
+/// `0..<count` is split statically into at most `threadCount` contiguous ranges of nearly
+/// equal size (range `w` is `[w·count/k, (w+1)·count/k)`), so which worker sees which
+/// index depends only on `count` and `threadCount`. Reductions across workers keep one
+/// partial result per worker and sum them in worker order, which makes every kernel
+/// bit-reproducible for a given thread count.
+///
+/// OpenBLAS rule: OpenBLAS always runs single-threaded (set on first use). Parallelism comes
+/// from our own loops; a large GEMM issued outside a parallel loop is split into column
+/// (or row) blocks by `GEMM.multiply`. So BLAS threads never nest inside ours and never
+/// busy-wait while our workers run.
+public enum Parallel {
+    private static var storedThreadCount: Int = {
+        configureBLAS
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }()
+
+    /// True while a `forEachChunk` with more than one worker is running: nested parallel
+    /// calls (including GEMM splitting) then run inline on the calling worker.
+    private(set) static var isInsideParallelRegion = false
+
+    static let configureBLAS: Void = { openblas_set_num_threads(1) }()
+
+    /// Worker threads used by the kernels (≥ 1). Default: the number of active processors.
+    public static var threadCount: Int {
+        get { storedThreadCount }
+        set {
+            configureBLAS
+            storedThreadCount = max(1, newValue)
+        }
+    }
+
+    /// How many chunks (and worker indices) `forEachChunk(count, …)` will use; callers size
+    /// per-worker partial buffers with it.
+    public static func workerCount(for count: Int) -> Int {
+        if count <= 1 || isInsideParallelRegion { return count <= 0 ? 0 : 1 }
+        return min(threadCount, count)
+    }
+
+    /// The `worker`-th of `workers` contiguous ranges of `0..<count`.
+    public static func chunk(_ worker: Int, of workers: Int, count: Int) -> Range<Int> {
+        (worker * count / workers)..<((worker + 1) * count / workers)
+    }
+
+    /// Calls `body(range, worker)` once per chunk, concurrently when there are several.
+    public static func forEachChunk(_ count: Int, _ body: (Range<Int>, _ worker: Int) -> Void) {
+        let workers = workerCount(for: count)
+        if workers == 0 { return }
+        if workers == 1 { body(0..<count, 0); return }
+        isInsideParallelRegion = true
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            body(chunk(worker, of: workers, count: count), worker)
+        }
+        isInsideParallelRegion = false
+    }
+
+    /// Calls `body(i)` for every `i` in `0..<count`, chunked as `forEachChunk`.
+    public static func forEach(_ count: Int, _ body: (Int) -> Void) {
+        forEachChunk(count) { range, _ in
+            for i in range { body(i) }
+        }
+    }
+}

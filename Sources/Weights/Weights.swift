@@ -1,1 +1,0 @@
-// Weights: see README.md for this target's role.

@@ -1,0 +1,110 @@
+import Foundation
+import Support
+import Tensor
+
+/// A detector's weights with everything needed to use them: one `.slw` file (FORMAT.md).
+///
+/// Tensors keep the model's order (`namedParameters()` then `namedBuffers()`), named with
+/// dotted paths such as `backbone.stage4.2.pointwise.weight`.
+public struct WeightsFile {
+    public var header: WeightsHeader
+    public var tensors: [(name: String, tensor: Tensor)]
+    /// Set when read from a file: its version and tensor table, for `weights inspect`.
+    public internal(set) var layout: WeightsLayout?
+
+    public init(header: WeightsHeader, tensors: [(name: String, tensor: Tensor)]) {
+        self.header = header
+        self.tensors = tensors
+    }
+
+    /// Tensors by name, for `Module.load(state:)`.
+    public var state: [String: Tensor] {
+        Dictionary(tensors.map { ($0.name, $0.tensor) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func tensor(named name: String) -> Tensor? { tensors.first { $0.name == name }?.tensor }
+
+    public var elementCount: Int { tensors.reduce(0) { $0 + $1.tensor.count } }
+
+    /// Checks the tensors against a model's `name → shape`, reporting the first problem:
+    /// missing tensors, then tensors the model does not have, then the first wrong shape in
+    /// file order.
+    public func validate(expectedShapes: [String: [Int]], file: String) throws {
+        let present = Set(tensors.map(\.name))
+        let missing = expectedShapes.keys.filter { !present.contains($0) }.sorted()
+        guard missing.isEmpty else { throw WeightsError.missingTensors(file: file, names: missing) }
+        let unexpected = tensors.map(\.name).filter { expectedShapes[$0] == nil }
+        guard unexpected.isEmpty else { throw WeightsError.unexpectedTensors(file: file, names: unexpected) }
+        for (name, tensor) in tensors {
+            if let expected = expectedShapes[name], expected != tensor.shape {
+                throw WeightsError.shapeMismatch(file: file, tensor: name, expected: expected, found: tensor.shape)
+            }
+        }
+    }
+}
+
+/// How a file was laid out on disk (what `weights inspect` prints besides the header).
+public struct WeightsLayout: Equatable, Sendable {
+    public var version: FormatVersion
+    public var fileSize: Int
+    public var headerByteCount: Int
+    public var dataOffset: UInt64
+    public var entries: [TensorEntry]
+}
+
+/// One row of the tensor table.
+public struct TensorEntry: Equatable, Sendable {
+    public var name: String
+    public var dtype: TensorDType
+    public var shape: [Int]
+    /// Absolute byte offset of the data in the file (a multiple of 64).
+    public var offset: UInt64
+    public var byteLength: UInt64
+    /// CRC-32 of the data bytes.
+    public var checksum: UInt32
+}
+
+/// Element types of the tensor table. Only float32 is written; the code is a byte so later
+/// minor versions can add types (a reader refuses codes it does not know).
+public enum TensorDType: UInt8, Sendable, CustomStringConvertible {
+    case float32 = 1
+
+    public var byteWidth: Int { 4 }
+    public var description: String { "F32" }
+}
+
+extension WeightsFile {
+    /// Reads and fully checks a weights file: one read (memory-mapped), every offset and length
+    /// checked against the file size before use, every checksum verified.
+    public static func read(contentsOf url: URL, readerVersion: FormatVersion = .current) throws -> WeightsFile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try data.withUnsafeBytes { try WeightsFormat.decode($0, file: url.path, readerVersion: readerVersion) }
+    }
+
+    /// Reads a file and checks it against the model's tensor names and shapes.
+    public static func load(contentsOf url: URL, expectedShapes: [String: [Int]]) throws -> WeightsFile {
+        let weights = try read(contentsOf: url)
+        try weights.validate(expectedShapes: expectedShapes, file: url.path)
+        return weights
+    }
+
+    /// Writes the file atomically (temporary file, fsync, rename), in the oldest format
+    /// version that holds its header so older ScreenLabs can read it.
+    public func write(to url: URL) throws {
+        let bytes = try WeightsFormat.encode(self, file: url.path)
+        try AtomicFile.write(Data(bytes), to: url)
+    }
+
+    /// The same weights with new thresholds (validated against the class list).
+    public func settingThresholds(_ thresholds: [ClassThreshold]?, file: String) throws -> WeightsFile {
+        var copy = WeightsFile(header: header, tensors: tensors)
+        copy.header.thresholds = thresholds
+        try copy.header.validate(file: file)
+        return copy
+    }
+}

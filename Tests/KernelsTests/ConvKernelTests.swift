@@ -1,0 +1,172 @@
+import XCTest
+@testable import Kernels
+
+final class ConvKernelTests: XCTestCase {
+    struct Results: Equatable {
+        var output: [Float], gradInput: [Float], gradWeight: [Float], gradBias: [Float]
+    }
+
+    /// Runs all three kernels on seeded data.
+    func run(_ g: Conv2dGeometry, seed: UInt64, withBias: Bool = true) -> (Results, input: [Float], weight: [Float], bias: [Float], gradOutput: [Float]) {
+        var random = TestRandom(seed: seed)
+        var input = random.floats(g.inputCount)
+        var weight = random.floats(g.weightCount, scale: 0.5)
+        var bias = random.floats(g.outChannels)
+        var gradOutput = random.floats(g.outputCount)
+        var r = Results(
+            output: [Float](repeating: .nan, count: g.outputCount), gradInput: [Float](repeating: .nan, count: g.inputCount),
+            gradWeight: [Float](repeating: .nan, count: g.weightCount), gradBias: [Float](repeating: .nan, count: g.outChannels))
+        input.withPointer { x in
+            weight.withPointer { w in
+                bias.withPointer { b in
+                    gradOutput.withPointer { gy in
+                        r.output.withPointer { Conv2dKernel.forward(g, input: x, weight: w, bias: withBias ? b : nil, output: $0) }
+                        r.gradInput.withPointer { Conv2dKernel.backwardInput(g, gradOutput: gy, weight: w, gradInput: $0) }
+                        r.gradWeight.withPointer { gw in
+                            r.gradBias.withPointer { gb in
+                                Conv2dKernel.backwardWeight(g, input: x, gradOutput: gy, gradWeight: gw, gradBias: gb)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (r, input, weight, bias, gradOutput)
+    }
+
+    func check(_ g: Conv2dGeometry, seed: UInt64 = 1, file: StaticString = #filePath, line: UInt = #line) {
+        for threads in [1, 2] {
+            withThreads(threads) {
+                let (r, input, weight, bias, gradOutput) = run(g, seed: seed)
+                let name = "\(g) threads \(threads)"
+                assertClose(r.output, ConvReference.forward(g, input: input, weight: weight, bias: bias), 
+                            tolerance: 1e-5, "forward \(name)", file: file, line: line)
+                assertClose(r.gradInput, ConvReference.backwardInput(g, gradOutput: gradOutput, weight: weight),
+                            tolerance: 1e-5, "backwardInput \(name)", file: file, line: line)
+                let (gw, gb) = ConvReference.backwardWeight(g, input: input, gradOutput: gradOutput)
+                assertClose(r.gradWeight, gw, tolerance: 1e-5, "backwardWeight \(name)", file: file, line: line)
+                assertClose(r.gradBias, gb, tolerance: 1e-5, "backwardBias \(name)", file: file, line: line)
+            }
+        }
+    }
+
+    func testPointwise() throws {
+        check(try Conv2dGeometry(batch: 3, inChannels: 5, inHeight: 4, inWidth: 6, outChannels: 7, kernel: 1))
+    }
+
+    func testDense3x3Padded() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 7, inWidth: 5, outChannels: 4, kernel: 3, padding: 1))
+    }
+
+    func testDenseStride2() throws {
+        check(try Conv2dGeometry(batch: 3, inChannels: 3, inHeight: 9, inWidth: 8, outChannels: 5, kernel: 3, stride: 2, padding: 1))
+    }
+
+    func testGroups2() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 5, inWidth: 6, outChannels: 6, kernel: 3, padding: 1, groups: 2))
+    }
+
+    func testGroupedPointwise() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 3, inWidth: 5, outChannels: 6, kernel: 1, groups: 2))
+    }
+
+    func testNonSquareKernelStrideAndPadding() throws {
+        check(try Conv2dGeometry(
+            batch: 2, inChannels: 2, inHeight: 7, inWidth: 9, outChannels: 3, kernelHeight: 2, kernelWidth: 4,
+            strideHeight: 1, strideWidth: 3, padHeight: 0, padWidth: 2))
+    }
+
+    func testStridedPointwiseUsesIm2col() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 6, inWidth: 7, outChannels: 4, kernel: 1, stride: 2))
+    }
+
+    func testDepthwise3x3Stride1() throws {
+        // Widths below, at and above one 8-lane vector exercise the row tails.
+        for (h, w) in [(5, 3), (4, 8), (6, 19)] {
+            check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: h, inWidth: w, outChannels: 3, kernel: 3, padding: 1, groups: 3))
+        }
+    }
+
+    func testDepthwise3x3Stride2() throws {
+        for (h, w) in [(5, 3), (8, 16), (7, 35), (6, 17)] {
+            check(try Conv2dGeometry(
+                batch: 2, inChannels: 3, inHeight: h, inWidth: w, outChannels: 3, kernel: 3, stride: 2, padding: 1, groups: 3))
+        }
+    }
+
+    func testGenericDepthwise5x5() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 9, inWidth: 7, outChannels: 3, kernel: 5, stride: 2, padding: 2, groups: 3))
+        check(try Conv2dGeometry(batch: 1, inChannels: 2, inHeight: 6, inWidth: 6, outChannels: 2, kernel: 5, padding: 1, groups: 2))
+    }
+
+    func testLargeGEMMSplitMatchesReference() throws {
+        // Batch 1 with 2 threads makes each GEMM split itself into column (or row) blocks.
+        let saved = GEMM.splitThreshold
+        GEMM.splitThreshold = 1
+        defer { GEMM.splitThreshold = saved }
+        check(try Conv2dGeometry(batch: 1, inChannels: 8, inHeight: 6, inWidth: 20, outChannels: 12, kernel: 1))
+        check(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 5, inWidth: 8, outChannels: 40, kernel: 3, padding: 1))
+    }
+
+    func testWithoutBias() throws {
+        let g = try Conv2dGeometry(batch: 1, inChannels: 2, inHeight: 4, inWidth: 4, outChannels: 2, kernel: 3, padding: 1)
+        let (r, input, weight, _, _) = run(g, seed: 9, withBias: false)
+        assertClose(r.output, ConvReference.forward(g, input: input, weight: weight, bias: nil), tolerance: 1e-5)
+    }
+
+    func testHandComputedDepthwise() throws {
+        // One 3×3 plane of ones, all-ones filter, pad 1: each output counts its in-image neighbours.
+        let g = try Conv2dGeometry(batch: 1, inChannels: 2, inHeight: 3, inWidth: 3, outChannels: 2, kernel: 3, padding: 1, groups: 2)
+        var input = [Float](repeating: 1, count: 18), weight = [Float](repeating: 1, count: 18)
+        var output = [Float](repeating: 0, count: 18)
+        input.withPointer { x in weight.withPointer { w in output.withPointer { Conv2dKernel.forward(g, input: x, weight: w, bias: nil, output: $0) } } }
+        XCTAssertEqual(Array(output[0..<9]), [4, 6, 4, 6, 9, 6, 4, 6, 4])
+    }
+
+    func testDeterministicAcrossRunsAndThreadCounts() throws {
+        let shapes = [
+            try Conv2dGeometry(batch: 4, inChannels: 8, inHeight: 10, inWidth: 12, outChannels: 16, kernel: 1),
+            try Conv2dGeometry(batch: 4, inChannels: 8, inHeight: 10, inWidth: 12, outChannels: 8, kernel: 3, padding: 1),
+            try Conv2dGeometry(batch: 4, inChannels: 8, inHeight: 10, inWidth: 12, outChannels: 8, kernel: 3, stride: 2, padding: 1, groups: 8),
+        ]
+        for g in shapes {
+            let first = withThreads(2) { run(g, seed: 5).0 }
+            let second = withThreads(2) { run(g, seed: 5).0 }
+            XCTAssertEqual(first, second, "two runs with 2 threads differ: \(g)")
+            let single = withThreads(1) { run(g, seed: 5).0 }
+            // Forward, input gradient and bias gradient never reduce across workers.
+            XCTAssertEqual(first.output, single.output, "\(g)")
+            XCTAssertEqual(first.gradInput, single.gradInput, "\(g)")
+            XCTAssertEqual(first.gradBias, single.gradBias, "\(g)")
+            if g.isDepthwise {
+                XCTAssertEqual(first.gradWeight, single.gradWeight, "depthwise weight gradient is thread-count invariant")
+            } else {
+                // GEMM weight gradients sum per-worker partials: equal up to rounding.
+                assertClose(first.gradWeight, single.gradWeight.map(Double.init), tolerance: 1e-5, "\(g)")
+            }
+        }
+    }
+
+    func testGeometryValidation() {
+        func reason(_ make: () throws -> Conv2dGeometry) -> String {
+            do { _ = try make(); return "no error" } catch { return "\(error)" }
+        }
+        XCTAssertTrue(reason { try Conv2dGeometry(batch: 1, inChannels: 6, inHeight: 4, inWidth: 4, outChannels: 4, kernel: 3, groups: 4) }
+            .contains("not both divisible by groups 4"))
+        XCTAssertTrue(reason { try Conv2dGeometry(batch: 1, inChannels: 1, inHeight: 2, inWidth: 2, outChannels: 1, kernel: 5, padding: 1) }
+            .contains("larger than the padded input 4×4"))
+        XCTAssertTrue(reason { try Conv2dGeometry(batch: 1, inChannels: 1, inHeight: 4, inWidth: 4, outChannels: 1, kernel: 3, stride: 0) }
+            .contains("stride 0×0"))
+        XCTAssertTrue(reason { try Conv2dGeometry(batch: 1, inChannels: 0, inHeight: 4, inWidth: 4, outChannels: 1, kernel: 1) }
+            .hasPrefix("conv2d: channels 0→1"))
+        XCTAssertTrue(reason { try Conv2dGeometry(batch: 1, inChannels: 1, inHeight: 4, inWidth: 4, outChannels: 1, kernel: 3, padding: -1) }
+            .contains("padding -1×-1"))
+    }
+
+    func testGeometryOutputSize() throws {
+        let g = try Conv2dGeometry(batch: 8, inChannels: 3, inHeight: 512, inWidth: 256, outChannels: 16, kernel: 3, stride: 2, padding: 1)
+        XCTAssertEqual(g.outHeight, 256)
+        XCTAssertEqual(g.outWidth, 128)
+        XCTAssertEqual(g.multiplyAdds, 8 * 16 * 256 * 128 * 27)
+    }
+}
