@@ -66,7 +66,7 @@ public enum DatasetFixer {
 
     /// Writes the fixed set to `folder` in the source's format (YOLO folder, or `annotations.json`
     /// for COCO input). `folder` must not be the source and must be empty or new.
-    public static func write(_ dataset: Dataset, sourceFormat: DatasetLoader.Format, to folder: URL) throws {
+    public static func write(_ dataset: Dataset, sourceFormat: DatasetLoader.Format, to folder: URL, showProgress: Bool = false) throws {
         let target = folder.standardizedFileURL
         guard target.path != dataset.root.standardizedFileURL.path else {
             throw DatasetError.unreadable(file: target.path, line: nil, reason: "is the dataset itself; --out must be a new folder (the original is never edited)")
@@ -77,7 +77,7 @@ public enum DatasetFixer {
         if sourceFormat == .coco {
             try COCOWriter.write(dataset, to: target.appendingPathComponent("annotations.json"))
         } else {
-            try YOLOWriter.write(dataset, to: target)
+            try YOLOWriter.write(dataset, to: target, showProgress: showProgress)
         }
     }
 
