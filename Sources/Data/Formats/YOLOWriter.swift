@@ -66,6 +66,14 @@ public enum YOLOWriter {
     }
 
     static func placeImage(_ source: URL, at target: URL, mode: ImageMode, fileManager fm: FileManager) throws {
+        // The same file under another spelling (a symlinked folder): nothing to place, and
+        // replacing the "target" would delete the source.
+        if source.resolvingSymlinksInPath().path == target.resolvingSymlinksInPath().path { return }
+        let existingLink = try? fm.destinationOfSymbolicLink(atPath: target.path)
+        if existingLink == nil && fm.fileExists(atPath: target.path) {
+            throw DatasetError.unreadable(file: target.path, line: nil,
+                                          reason: "already exists and is not a link; write the dataset to a new folder")
+        }
         switch mode {
         case .copy:
             let bytes: Data
@@ -76,9 +84,7 @@ public enum YOLOWriter {
         case .symlink:
             do {
                 try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if (try? fm.destinationOfSymbolicLink(atPath: target.path)) != nil || fm.fileExists(atPath: target.path) {
-                    try fm.removeItem(at: target)
-                }
+                if existingLink != nil { try fm.removeItem(at: target) }
                 try fm.createSymbolicLink(at: target, withDestinationURL: source)
             } catch {
                 throw DatasetError.unreadable(file: target.path, line: nil, reason: "cannot link to \(source.path): \(error.localizedDescription)")
