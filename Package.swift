@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings + vectorISASettings),
         .target(name: "Tensor", dependencies: ["Kernels", "Support"]),
         .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings),
-        .target(name: "NN", dependencies: ["Autograd", "Tensor"]),
+        .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels"]),
 
         // Pixels and data.
         // Imaging is optimized in debug builds too: tests and data loaders run its pixel loops over
