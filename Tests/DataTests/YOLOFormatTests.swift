@@ -120,9 +120,8 @@ final class YOLOFormatTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: real.appendingPathComponent("images/a.png")), bytes)
         XCTAssertEqual(try YOLOReader.read(real).samples.first?.annotations.count, 1)
         // A different dataset must not replace an image file that is already there.
-        let other = Dataset(root: try Fixtures.url("yolo-basic"), classes: ["Text"],
+        var renamed = Dataset(root: try Fixtures.url("yolo-basic"), classes: ["Text"],
                             samples: [Sample(id: "a", imagePath: "images/screen1.png", width: 40, height: 20)])
-        var renamed = other
         renamed.samples[0].imagePath = try Fixtures.url("yolo-basic/images/screen2.png").path
         try FileManager.default.copyItem(at: try Fixtures.url("yolo-basic/images/screen1.png"), to: real.appendingPathComponent("images/screen2.png"))
         XCTAssertThrowsError(try YOLOWriter.write(renamed, to: real)) { XCTAssertTrue("\($0)".contains("is not a link"), "\($0)") }
