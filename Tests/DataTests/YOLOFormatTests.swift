@@ -104,4 +104,26 @@ final class YOLOFormatTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("classes.txt"), "\(error)")
         }
     }
+
+    /// The synthetic generator renders into out/images and then writes labels there: the images
+    /// must stay, also when the folder is reached through a symlink.
+    func testWritingIntoTheImagesOwnFolderKeepsTheImages() throws {
+        let folder = try Fixtures.temporaryFolder(self)
+        let real = folder.appendingPathComponent("real")
+        try FileManager.default.createDirectory(at: real.appendingPathComponent("images"), withIntermediateDirectories: true)
+        let bytes = try Data(contentsOf: try Fixtures.url("yolo-basic/images/screen1.png"))
+        try bytes.write(to: real.appendingPathComponent("images/a.png"))
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("alias"), withDestinationURL: real)
+        let sample = Sample(id: "a", imagePath: "images/a.png", width: 40, height: 20,
+                            annotations: [Annotation(classIndex: 0, box: BoundingBox(x: 1, y: 2, width: 3, height: 4))])
+        try YOLOWriter.write(Dataset(root: real, classes: ["Text"], samples: [sample]), to: folder.appendingPathComponent("alias"))
+        XCTAssertEqual(try Data(contentsOf: real.appendingPathComponent("images/a.png")), bytes)
+        XCTAssertEqual(try YOLOReader.read(real).samples.first?.annotations.count, 1)
+        // A different dataset must not replace an image file that is already there.
+        var renamed = Dataset(root: try Fixtures.url("yolo-basic"), classes: ["Text"],
+                            samples: [Sample(id: "a", imagePath: "images/screen1.png", width: 40, height: 20)])
+        renamed.samples[0].imagePath = try Fixtures.url("yolo-basic/images/screen2.png").path
+        try FileManager.default.copyItem(at: try Fixtures.url("yolo-basic/images/screen1.png"), to: real.appendingPathComponent("images/screen2.png"))
+        XCTAssertThrowsError(try YOLOWriter.write(renamed, to: real)) { XCTAssertTrue("\($0)".contains("is not a link"), "\($0)") }
+    }
 }

@@ -154,3 +154,58 @@ final class BatchNormKernelTests: XCTestCase {
         XCTAssertEqual(withThreads(1, run), withThreads(2, run))
     }
 }
+
+final class FusedBatchNormActivationTests: XCTestCase {
+    /// Fused normalize+activation and masked backward equal the unfused sequence.
+    func testFusedMatchesSeparateKernels() {
+        let batch = 2, channels = 3, spatial = 37, count = batch * channels * spatial
+        var random = TestRandom(seed: 11)
+        let memory = Scratch()
+        // Wide range so relu6 clips on both sides.
+        let x = memory.copy(random.floats(count, scale: 3, offset: 1)), g = memory.copy(random.floats(count))
+        let gamma = memory.copy(random.floats(channels, scale: 2, offset: 2)), beta = memory.copy(random.floats(channels, scale: 2))
+        let m = memory.zeros(channels), v = memory.zeros(channels), s = memory.zeros(channels)
+        BatchNormKernel.statistics(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, variance: v)
+        for c in 0..<channels { s[c] = 1 / (v[c] + 1e-5).squareRoot() }
+        for kind in [ActivationKind.relu, .relu6] {
+            let fused = memory.zeros(count), plain = memory.zeros(count), activated = memory.zeros(count), gAct = memory.zeros(count)
+            let gxFused = memory.zeros(count), gxPlain = memory.zeros(count)
+            let ggF = memory.zeros(channels), gbF = memory.zeros(channels), ggP = memory.zeros(channels), gbP = memory.zeros(channels)
+            BatchNormKernel.normalize(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, invStd: s,
+                                      gamma: gamma, beta: beta, activation: kind, output: fused)
+            BatchNormKernel.normalize(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, invStd: s,
+                                      gamma: gamma, beta: beta, output: plain)
+            Activation.forward(kind, input: plain, output: activated, count: count)
+            BatchNormKernel.backward(gradOutput: g, input: x, batch: batch, channels: channels, spatial: spatial,
+                                     mean: m, invStd: s, gamma: gamma, activation: kind, activationOutput: fused,
+                                     gradInput: gxFused, gradGamma: ggF, gradBeta: gbF)
+            Activation.backward(kind, input: plain, output: activated, gradOutput: g, gradInput: gAct, count: count)
+            BatchNormKernel.backward(gradOutput: gAct, input: x, batch: batch, channels: channels, spatial: spatial,
+                                     mean: m, invStd: s, gamma: gamma, gradInput: gxPlain, gradGamma: ggP, gradBeta: gbP)
+            let fusedValues = memory.array(fused, count)
+            XCTAssertEqual(fusedValues, memory.array(activated, count), "\(kind)")
+            XCTAssertTrue(fusedValues.contains(0) && (kind == .relu || fusedValues.contains(6)), "test data must clip")
+            assertClose(memory.array(gxFused, count), memory.array(gxPlain, count).map(Double.init), tolerance: 1e-6, "\(kind) gradInput")
+            assertClose(memory.array(ggF, channels), memory.array(ggP, channels).map(Double.init), tolerance: 1e-6, "\(kind) gradGamma")
+            assertClose(memory.array(gbF, channels), memory.array(gbP, channels).map(Double.init), tolerance: 1e-6, "\(kind) gradBeta")
+
+            // Frozen (affine) path with scale = gamma, shift = beta.
+            let affFused = memory.zeros(count), affPlain = memory.zeros(count), gxAffFused = memory.zeros(count), gxAffPlain = memory.zeros(count)
+            let sgF = memory.zeros(channels), tgF = memory.zeros(channels), sgP = memory.zeros(channels), tgP = memory.zeros(channels)
+            BatchNormKernel.affine(input: x, batch: batch, channels: channels, spatial: spatial, scale: gamma, shift: beta,
+                                   activation: kind, output: affFused)
+            BatchNormKernel.affine(input: x, batch: batch, channels: channels, spatial: spatial, scale: gamma, shift: beta, output: affPlain)
+            Activation.forward(kind, input: affPlain, output: affPlain, count: count)
+            BatchNormKernel.affineBackward(gradOutput: g, input: x, batch: batch, channels: channels, spatial: spatial,
+                                           scale: gamma, activation: kind, activationOutput: affFused,
+                                           gradInput: gxAffFused, gradScale: sgF, gradShift: tgF)
+            Activation.backward(kind, input: nil, output: affPlain, gradOutput: g, gradInput: gAct, count: count)
+            BatchNormKernel.affineBackward(gradOutput: gAct, input: x, batch: batch, channels: channels, spatial: spatial,
+                                           scale: gamma, gradInput: gxAffPlain, gradScale: sgP, gradShift: tgP)
+            XCTAssertEqual(memory.array(affFused, count), memory.array(affPlain, count), "\(kind) affine")
+            XCTAssertEqual(memory.array(gxAffFused, count), memory.array(gxAffPlain, count), "\(kind) affine gradInput")
+            assertClose(memory.array(sgF, channels), memory.array(sgP, channels).map(Double.init), tolerance: 1e-6, "\(kind) gradScale")
+            assertClose(memory.array(tgF, channels), memory.array(tgP, channels).map(Double.init), tolerance: 1e-6, "\(kind) gradShift")
+        }
+    }
+}
