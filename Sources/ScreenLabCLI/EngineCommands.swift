@@ -64,11 +64,21 @@ struct BenchEngineCommand: ParsableCommand {
     @Option(help: "Python with torch installed, to run ../shared/peers/torch-reference/torch_bench.py in the same run.")
     var torchPython: String?
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
+    @Flag(help: "Skip the GEMM table.") var skipGEMM = false
 
     func run() throws {
         Parallel.threadCount = max(1, threads)
         let machine = MachineDescription.current()
         print("ScreenLab engine benchmark — \(machine.summary), \(threads) threads, \(Date())")
+        if !skipGEMM {
+            print("\n1×1 convolutions of the reference detector at batch \(batch): engine vs raw cblas_sgemm, same threads (median of 15)")
+            print(GEMMBenchmarkRow.header)
+            let rows = GEMMBenchmark.run(batch: batch, repetitions: 15)
+            rows.forEach { print($0) }
+            let engineTotal = rows.reduce(0) { $0 + $1.engineMilliseconds }, rawTotal = rows.reduce(0) { $0 + $1.rawMilliseconds }
+            print(String(format: "all shapes: engine %.1f ms, raw %.1f ms → ratio raw/engine %.3f (target ≥ 0.95); median row ratio %.3f",
+                         engineTotal, rawTotal, rawTotal / engineTotal, rows.map(\.ratio).sorted()[rows.count / 2]))
+        }
         let bench = EngineBenchmark(batch: batch)
         print("\nper op kind, one training step at batch \(batch) (mean of 3 profiled steps)")
         print(pad("op", 18) + pad("calls", 7) + pad("forward ms", 12) + "backward ms")

@@ -31,6 +31,23 @@ final class NormalizationAndActivationGradientTests: XCTestCase {
         }
     }
 
+    func testBatchNormFusedWithReLU6() throws {
+        let shape = [2, 3, 4, 4]
+        var check = GradientCheck()
+        // γ up to 4 spreads outputs past 6, so both kinks of ReLU6 are exercised.
+        check.inputRanges = [-2...2, 1...4, -1...3]
+        try check.run(shapes: [shape, [3], [3]], engine: { _, v in
+            try v[0].batchNorm(gamma: v[1], beta: v[2], activation: .relu6).output
+        }, reference: { xs in self.batchNormReference(xs[0], shape, gamma: xs[1], beta: xs[2]).map { min(max($0, 0), 6) } })
+        try check.run(shapes: [shape, [3], [3]], engine: { try $1[0].channelAffine(scale: $1[1], shift: $1[2], activation: .relu) }, reference: { xs in
+            xs[0].indices.map { k in let ch = (k / 16) % 3; return max(xs[0][k] * xs[1][ch] + xs[2][ch], 0) }
+        })
+        let tape = Tape()
+        XCTAssertThrowsError(try tape.leaf(Tensor(zeros: shape)).batchNorm(gamma: tape.leaf(Tensor(zeros: [3])), beta: tape.leaf(Tensor(zeros: [3])), activation: .silu)) {
+            XCTAssertTrue("\($0)".contains("fused"), "\($0)")
+        }
+    }
+
     func testBatchNormStatistics() throws {
         let tape = Tape()
         let x = tape.leaf(try Tensor(shape: [2, 1, 1, 2], values: [1, 2, 3, 6]))

@@ -5,7 +5,7 @@ import XCTest
 /// yolo-problems (see Fixtures/make_fixtures.py): ok.png 100x50 with label lines
 /// 1 fine, 2 leaving the image, 3 zero width, 4 class 5 of 2, 5 four fields, 6 NaN, 7 "abc";
 /// dup.png = ok.png's bytes; corrupt.png is text; missing.png is listed but absent;
-/// shared.png is in train and val.
+/// shared.png is in train and val; labels/ghost.txt has no image.
 final class DatasetCheckTests: XCTestCase {
     func report() throws -> CheckReport { try DatasetChecker.check(try Fixtures.url("yolo-problems")) }
 
@@ -15,7 +15,7 @@ final class DatasetCheckTests: XCTestCase {
         let report = try report()
         let counts = Dictionary(uniqueKeysWithValues: report.counts.map { ($0.kind, $0.count) })
         XCTAssertEqual(counts, [.missingImage: 1, .unreadableImage: 1, .malformedLine: 3, .unknownClass: 1, .boxOutsideImage: 1,
-                                .zeroAreaBox: 1, .duplicateImage: 1, .imageInTwoSplits: 1, .invalidAnnotation: 0])
+                                .zeroAreaBox: 1, .duplicateImage: 1, .imageInTwoSplits: 1, .orphanLabel: 1, .manifestMismatch: 0, .invalidAnnotation: 0])
         func located(_ kind: DatasetIssue.Kind) -> [String] {
             issues(report, kind).map { "\(($0.file as NSString).lastPathComponent):\($0.line.map(String.init) ?? "-")" }
         }
@@ -27,6 +27,7 @@ final class DatasetCheckTests: XCTestCase {
         XCTAssertEqual(located(.zeroAreaBox), ["ok.txt:3"])
         XCTAssertEqual(located(.duplicateImage), ["dup.png:-"])
         XCTAssertEqual(located(.imageInTwoSplits), ["shared.png:-"])
+        XCTAssertEqual(located(.orphanLabel), ["ghost.txt:-"])
         XCTAssertTrue(issues(report, .duplicateImage)[0].message.contains("same bytes as images/ok.png"))
         XCTAssertTrue(issues(report, .imageInTwoSplits)[0].message.contains("train and val"))
         XCTAssertTrue(issues(report, .malformedLine)[1].message.contains("'nan'"))
@@ -75,7 +76,7 @@ final class DatasetCheckTests: XCTestCase {
         XCTAssertTrue(summary.clippedBoxes[0].contains("ok.txt:2"), summary.clippedBoxes[0])
         XCTAssertEqual(summary.droppedBoxes.count, 1)
         XCTAssertTrue(summary.droppedBoxes[0].contains("ok.txt:3"), summary.droppedBoxes[0])
-        XCTAssertEqual(summary.droppedAtLoad.count, 6)   // 3 malformed, 1 unknown class, corrupt and missing image
+        XCTAssertEqual(summary.droppedAtLoad.count, 7)   // 3 malformed, 1 unknown class, corrupt and missing image, ghost label
         XCTAssertEqual(summary.leftAsIs.count, 2)        // the duplicate and the image in two splits
         let out = try Fixtures.temporaryFolder(self).appendingPathComponent("fixed")
         try DatasetFixer.write(fixed, sourceFormat: .yolo, to: out)
@@ -104,5 +105,16 @@ final class DatasetCheckTests: XCTestCase {
         XCTAssertThrowsError(try DatasetFixer.write(fixed, sourceFormat: .yolo, to: try Fixtures.url("yolo-basic"))) {
             XCTAssertTrue("\($0)".contains("is not empty"), "\($0)")
         }
+    }
+
+    func testStaleManifestSizeIsReported() throws {
+        let folder = try Fixtures.temporaryFolder(self)
+        let dataset = try YOLOReader.read(try Fixtures.url("yolo-basic"))
+        try YOLOWriter.write(dataset, to: folder)
+        try "image\twidth\theight\nscreen1.png\t40\t20\nscreen2.png\t31\t30\n".write(
+            to: folder.appendingPathComponent("manifest.tsv"), atomically: true, encoding: .utf8)
+        let issues = try DatasetChecker.check(folder).issues
+        XCTAssertEqual(issues.map(\.kind), [.manifestMismatch])
+        XCTAssertTrue(issues[0].message.contains("screen2.png is listed as 31x30 but the image is 30x30"), issues[0].message)
     }
 }

@@ -43,6 +43,8 @@ public enum DatasetChecker {
         issues += boxIssues(dataset, sources: collector.annotationSources)
         issues += try duplicateImages(dataset, showProgress: options.showProgress)
         issues += imagesInTwoSplits(dataset)
+        issues += orphanLabels(dataset)
+        issues += try manifestMismatches(dataset)
         return CheckReport(dataset: dataset, issues: issues, annotationSources: collector.annotationSources)
     }
 
@@ -108,6 +110,39 @@ public enum DatasetChecker {
             for index in Set(dataset.splits[name]!) { result[index] = result[index].map { "\($0)+\(name)" } ?? name }
         }
         return result
+    }
+
+    /// YOLO label files whose image does not exist: training silently never sees them.
+    static func orphanLabels(_ dataset: Dataset) -> [DatasetIssue] {
+        let labels = dataset.root.appendingPathComponent("labels")
+        guard let walker = FileManager.default.enumerator(at: labels, includingPropertiesForKeys: nil) else { return [] }
+        var issues: [DatasetIssue] = []
+        var found: [URL] = []
+        for case let url as URL in walker where url.pathExtension == "txt" { found.append(url.standardizedFileURL) }
+        for label in found.sorted(by: { $0.path < $1.path }) {
+            var components = label.deletingPathExtension().pathComponents
+            guard let i = components.lastIndex(of: "labels") else { continue }
+            components[i] = "images"
+            let stem = components.joined(separator: "/").replacingOccurrences(of: "//", with: "/")
+            let extensions = ["png", "jpg", "jpeg", "PNG", "JPG", "JPEG"]
+            if !extensions.contains(where: { FileManager.default.fileExists(atPath: "\(stem).\($0)") }) {
+                issues.append(DatasetIssue(.orphanLabel, file: label.path, "no image \(stem).png/.jpg/.jpeg"))
+            }
+        }
+        return issues
+    }
+
+    /// `manifest.tsv` sizes that disagree with the image headers: loading trusts the manifest,
+    /// so a stale one would silently misplace every YOLO box of that image.
+    static func manifestMismatches(_ dataset: Dataset) throws -> [DatasetIssue] {
+        let url = dataset.root.appendingPathComponent(ImageManifest.fileName)
+        guard let manifest = try ImageManifest.read(url) else { return [] }
+        return dataset.samples.compactMap { sample in
+            let key = YOLOReader.manifestKey(dataset.imageURL(of: sample), root: dataset.root)
+            guard let row = manifest.rows[key], row.width != sample.width || row.height != sample.height else { return nil }
+            return DatasetIssue(.manifestMismatch, file: url.path,
+                                "\(key) is listed as \(row.width)x\(row.height) but the image is \(sample.width)x\(sample.height); fix or delete the row")
+        }
     }
 
     static func decodeFailures(_ dataset: Dataset, showProgress: Bool) -> [DatasetIssue] {

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// What changes: boxes are clipped to their image; boxes with no area (before or after
 /// clipping) are dropped; malformed and unknown-class lines and unreadable or missing images
-/// were already left out by the lenient load and are listed here. Duplicates and images in two
-/// splits are left as they are: which copy or split is right is a decision for a person.
+/// were already left out by the lenient load and are listed here; the new manifest.tsv holds the
+/// header sizes. Duplicates and images in two splits are left as they are: which copy or split
+/// is right is a decision for a person.
 public struct FixSummary {
     public var clippedBoxes: [String] = []
     public var droppedBoxes: [String] = []
@@ -29,9 +30,9 @@ public enum DatasetFixer {
         var summary = FixSummary()
         for issue in report.issues {
             switch issue.kind {
-            case .missingImage, .unreadableImage, .malformedLine, .unknownClass, .invalidAnnotation:
+            case .missingImage, .unreadableImage, .malformedLine, .unknownClass, .invalidAnnotation, .orphanLabel:
                 summary.droppedAtLoad.append(issue.description)
-            case .duplicateImage, .imageInTwoSplits:
+            case .duplicateImage, .imageInTwoSplits, .manifestMismatch:
                 summary.leftAsIs.append(issue.description)
             case .boxOutsideImage, .zeroAreaBox:
                 break
@@ -66,7 +67,7 @@ public enum DatasetFixer {
 
     /// Writes the fixed set to `folder` in the source's format (YOLO folder, or `annotations.json`
     /// for COCO input). `folder` must not be the source and must be empty or new.
-    public static func write(_ dataset: Dataset, sourceFormat: DatasetLoader.Format, to folder: URL) throws {
+    public static func write(_ dataset: Dataset, sourceFormat: DatasetLoader.Format, to folder: URL, showProgress: Bool = false) throws {
         let target = folder.standardizedFileURL
         guard target.path != dataset.root.standardizedFileURL.path else {
             throw DatasetError.unreadable(file: target.path, line: nil, reason: "is the dataset itself; --out must be a new folder (the original is never edited)")
@@ -77,7 +78,7 @@ public enum DatasetFixer {
         if sourceFormat == .coco {
             try COCOWriter.write(dataset, to: target.appendingPathComponent("annotations.json"))
         } else {
-            try YOLOWriter.write(dataset, to: target)
+            try YOLOWriter.write(dataset, to: target, showProgress: showProgress)
         }
     }
 

@@ -10,6 +10,8 @@ public struct DatasetIssue: Error, Equatable, CustomStringConvertible {
         case zeroAreaBox = "zero-area box"
         case duplicateImage = "duplicate image"
         case imageInTwoSplits = "image in two splits"
+        case orphanLabel = "label without image"
+        case manifestMismatch = "manifest size mismatch"
         case invalidAnnotation = "invalid annotation"
 
         public static func < (a: Kind, b: Kind) -> Bool {

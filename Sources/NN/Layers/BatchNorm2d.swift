@@ -1,4 +1,5 @@
 import Autograd
+import Kernels
 import Tensor
 
 /// Batch normalisation over N, H, W.
@@ -30,20 +31,23 @@ public final class BatchNorm2d: Module, Layer {
     /// True when this layer behaves as a fixed affine (eval mode or frozen).
     public var usesRunningStatistics: Bool { !isTraining || (gamma.isFrozen && beta.isFrozen) }
 
-    public func callAsFunction(_ x: Variable) throws -> Variable {
+    public func callAsFunction(_ x: Variable) throws -> Variable { try callAsFunction(x, activation: nil) }
+
+    /// Normalises, then applies `activation` (relu or relu6) in the same pass.
+    public func callAsFunction(_ x: Variable, activation: ActivationKind?) throws -> Variable {
         let tape = x.tape
         if usesRunningStatistics {
             let (scale, shift) = affineCoefficients()
             if gamma.isFrozen && beta.isFrozen {
-                return try x.channelAffine(scale: tape.constant(scale), shift: tape.constant(shift))
+                return try x.channelAffine(scale: tape.constant(scale), shift: tape.constant(shift), activation: activation)
             }
             // Eval mode with trainable γ, β: keep them differentiable through the affine.
             let invStd = tape.constant(runningVariance.value.mappedInverseStd(epsilon: epsilon))
             let g = try tape.parameter(gamma) * invStd
             let b = try tape.parameter(beta) - g * tape.constant(runningMean.value)
-            return try x.channelAffine(scale: g, shift: b)
+            return try x.channelAffine(scale: g, shift: b, activation: activation)
         }
-        let (output, statistics) = try x.batchNorm(gamma: tape.parameter(gamma), beta: tape.parameter(beta), epsilon: epsilon)
+        let (output, statistics) = try x.batchNorm(gamma: tape.parameter(gamma), beta: tape.parameter(beta), epsilon: epsilon, activation: activation)
         if tape.isRecording || isTraining { updateRunningStatistics(statistics) }
         return output
     }

@@ -1,4 +1,5 @@
 import Autograd
+import Kernels
 
 /// Layers applied in order, named "0", "1", ... as in PyTorch.
 public final class Sequential: Module, Layer {
@@ -48,13 +49,13 @@ public final class ConvBatchNormActivation: Module, Layer {
     public override var children: [(name: String, module: Module)] { [("bn", bn)] }
 
     public func callAsFunction(_ x: Variable) throws -> Variable {
-        let y = try bn(conv(x))
+        let y = try conv(x)
         switch activation {
-        case .none: return y
-        case .relu: return y.relu()
-        case .relu6: return y.relu6()
-        case .sigmoid: return y.sigmoid()
-        case .silu: return y.silu()
+        case .none: return try bn(y)
+        case .relu: return try bn(y, activation: .relu)
+        case .relu6: return try bn(y, activation: .relu6)
+        case .sigmoid: return try bn(y).sigmoid()
+        case .silu: return try bn(y).silu()
         }
     }
 }
