@@ -1,4 +1,5 @@
 import ArgumentParser
+import Detection
 import Evaluation
 import Foundation
 import Weights
@@ -65,7 +66,7 @@ struct WeightsImportCommand: ParsableCommand {
         let (weights, checkedShapes) = try reportingErrors { () -> (WeightsFile, Bool) in
             let config = try ModelConfig.load(contentsOf: URL(fileURLWithPath: model))
             let safetensors = try SafetensorsFile.read(contentsOf: URL(fileURLWithPath: input))
-            let expected = modelStateShapes(for: config)
+            let expected = try modelStateShapes(for: config, configFile: model)
             let imported = try WeightsFile.importing(safetensors, file: input, config: config, configFile: model,
                                                      expected: expected, created: ISO8601DateFormatter().string(from: Date()))
             try imported.write(to: URL(fileURLWithPath: out))
@@ -74,14 +75,41 @@ struct WeightsImportCommand: ParsableCommand {
         print("wrote \(out): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, "
               + "\(weights.header.classes.count) classes, architecture \(weights.header.architecture.name)")
         if !checkedShapes {
-            print("note: checked against the model config only (architecture, input, classes); tensor names and shapes "
-                  + "are checked once the Detection model's expected shapes are wired in")
+            print("note: ScreenLab has no model for this architecture: checked against the model config only "
+                  + "(architecture, input, normalization, classes), not tensor names and shapes")
         }
     }
 
-    /// The model's ordered `name, shape` list for `config`; nil while the Detection model is
-    /// not wired in (the lead connects `ReferenceDetector(...).stateShapes()` here).
-    private func modelStateShapes(for config: ModelConfig) -> [(name: String, shape: [Int])]? { nil }
+}
+
+/// The ordered `name, shape` list of the Detection model a config describes (built with the
+/// config's options, seed 0), or nil for an architecture this ScreenLab has no model for.
+private func modelStateShapes(for config: ModelConfig, configFile: String) throws -> [(name: String, shape: [Int])]? {
+    guard config.architecture.name == "reference-detector" else { return nil }
+    var detector = DetectorConfiguration(classCount: config.classes.count, inputHeight: config.input.height,
+                                         inputWidth: config.input.width)
+    func invalid(_ key: String, _ value: String, _ expected: String) -> ValidationError {
+        failure("\(configFile): architecture.options.\(key) is \(value); expected \(expected)")
+    }
+    for (key, value) in config.architecture.options.sorted(by: { $0.key < $1.key }) {
+        switch key {
+        case "backbone":
+            guard value == "mobilenet_v1" else { throw invalid(key, value, "mobilenet_v1 (the only backbone of reference-detector)") }
+        case "width_multiplier":
+            guard let number = Double(value), number > 0, number <= 4 else { throw invalid(key, value, "a number in (0, 4]") }
+            detector.widthMultiplier = number
+        case "fpn_channels":
+            guard let number = Int(value), number > 0 else { throw invalid(key, value, "a positive integer") }
+            detector.fpnChannels = number
+        case "anchors_per_cell":
+            guard let number = Int(value), number > 0 else { throw invalid(key, value, "a positive integer") }
+            detector.anchorsPerCell = number
+        default:
+            throw failure("\(configFile): architecture.options.\(key) is not an option of reference-detector "
+                          + "(known: anchors_per_cell, backbone, fpn_channels, width_multiplier)")
+        }
+    }
+    return ReferenceDetector(configuration: detector).stateShapes()
 }
 
 struct WeightsSetThresholdsCommand: ParsableCommand {
