@@ -10,12 +10,28 @@ public struct Dataset: Equatable {
     public var samples: [Sample]
     /// Split name ("train", "val", "test", ...) → indices into `samples`.
     public var splits: [String: [Int]]
+    /// COCO category id of each class (same order as `classes`) when read from COCO, so
+    /// predictions written back refer to the source's ids.
+    public var cocoCategoryIDs: [Int]?
+    /// What a reader changed or skipped on the way in (e.g. "skipped 3 iscrowd annotations"),
+    /// for commands to print; empty when the source was taken as is.
+    public var notes: [String]
 
-    public init(root: URL, classes: [String], samples: [Sample] = [], splits: [String: [Int]] = [:]) {
+    public init(root: URL, classes: [String], samples: [Sample] = [], splits: [String: [Int]] = [:],
+                cocoCategoryIDs: [Int]? = nil, notes: [String] = []) {
         self.root = root
         self.classes = classes
         self.samples = samples
         self.splits = splits
+        self.cocoCategoryIDs = cocoCategoryIDs
+        self.notes = notes
+    }
+
+    /// Split names in the conventional order (train, val, test, then the rest alphabetically).
+    public var orderedSplitNames: [String] {
+        let conventional = ["train", "val", "valid", "validation", "test"]
+        let known = conventional.filter { splits[$0] != nil }
+        return known + splits.keys.filter { !conventional.contains($0) }.sorted()
     }
 
     public func imageURL(of sample: Sample) -> URL {
@@ -35,7 +51,8 @@ public struct Dataset: Equatable {
     /// A dataset holding only one split's samples (and that split as "all").
     public func subset(split: String) throws -> Dataset {
         let chosen = try samples(inSplit: split)
-        return Dataset(root: root, classes: classes, samples: chosen, splits: [split: Array(chosen.indices)])
+        return Dataset(root: root, classes: classes, samples: chosen, splits: [split: Array(chosen.indices)],
+                       cocoCategoryIDs: cocoCategoryIDs, notes: notes)
     }
 }
 

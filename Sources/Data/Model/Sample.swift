@@ -9,13 +9,17 @@ public struct Sample: Equatable, Hashable, Codable {
     public var annotations: [Annotation]
     /// The app the screen comes from, when known; app-level splits keep a group in one split.
     public var group: String?
+    /// The image's id in a COCO annotation file, kept so predictions can refer to it.
+    public var cocoImageID: Int?
 
-    public init(id: String, imagePath: String, width: Int, height: Int, annotations: [Annotation] = [], group: String? = nil) {
+    public init(id: String, imagePath: String, width: Int, height: Int, annotations: [Annotation] = [], group: String? = nil,
+                cocoImageID: Int? = nil) {
         self.id = id
         self.imagePath = imagePath
         self.width = width
         self.height = height
         self.annotations = annotations
         self.group = group
+        self.cocoImageID = cocoImageID
     }
 }

@@ -1,0 +1,192 @@
+import Foundation
+import Support
+
+/// COCO "instances" JSON (the object-detection subset): `images`, `annotations` with
+/// `bbox: [x, y, width, height]` in pixels from the top-left corner, `categories` with ids.
+///
+/// Kept on the way through: image ids (`Sample.cocoImageID`) and category ids
+/// (`Dataset.cocoCategoryIDs`, classes ordered by ascending id) so predictions can refer to
+/// the source's ids. ScreenLab extensions, ignored by other COCO tools: `group` and `split`
+/// on an image, `attributes: {selected, clickable}` on an annotation.
+///
+/// `iscrowd: 1` annotations are ignore-regions for crowds of objects; UI screens have no
+/// crowds and the evaluator has no ignore-region logic, so they are skipped and counted in
+/// `Dataset.notes` rather than silently becoming ordinary boxes.
+struct COCOFile: Codable {
+    struct Image: Codable {
+        var id: Int
+        var file_name: String
+        var width: Int
+        var height: Int
+        var group: String?
+        var split: String?
+    }
+
+    struct Attributes: Codable {
+        var selected: Bool?
+        var clickable: Bool?
+    }
+
+    struct Annotation: Codable {
+        var id: Int
+        var image_id: Int
+        var category_id: Int
+        var bbox: [Double]
+        var area: Double?
+        var iscrowd: Int?
+        var attributes: Attributes?
+    }
+
+    struct Category: Codable {
+        var id: Int
+        var name: String
+        var supercategory: String?
+    }
+
+    var images: [Image]
+    var annotations: [Annotation]
+    var categories: [Category]
+}
+
+public enum COCOReader {
+    public static func read(_ url: URL, issues: IssueCollector = IssueCollector(strict: true)) throws -> Dataset {
+        let file = try decode(url)
+        let categories = file.categories.sorted { $0.id < $1.id }
+        var classIndex: [Int: Int] = [:]
+        for (index, category) in categories.enumerated() {
+            guard classIndex[category.id] == nil else {
+                throw DatasetError.unreadable(file: url.path, line: nil, reason: "category id \(category.id) appears twice")
+            }
+            classIndex[category.id] = index
+        }
+        let root = imageRoot(for: url, firstImage: file.images.first?.file_name)
+        var dataset = Dataset(root: root, classes: categories.map(\.name), cocoCategoryIDs: categories.map(\.id))
+        var sampleIndex: [Int: Int] = [:]
+        for image in file.images {
+            guard sampleIndex[image.id] == nil else {
+                throw DatasetError.unreadable(file: url.path, line: nil, reason: "image id \(image.id) appears twice")
+            }
+            sampleIndex[image.id] = dataset.samples.count
+            if let split = image.split { dataset.splits[split, default: []].append(dataset.samples.count) }
+            dataset.samples.append(Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
+                                          group: image.group, cocoImageID: image.id))
+        }
+        var crowdCount = 0
+        var sources = [[AnnotationSource]](repeating: [], count: dataset.samples.count)
+        for annotation in file.annotations {
+            let place = "annotation id \(annotation.id)"
+            if annotation.iscrowd == 1 { crowdCount += 1; continue }
+            guard let sample = sampleIndex[annotation.image_id] else {
+                try issues.report(DatasetIssue(.invalidAnnotation, file: url.path, "\(place): image_id \(annotation.image_id) is not in images"))
+                continue
+            }
+            guard let index = classIndex[annotation.category_id] else {
+                try issues.report(DatasetIssue(.unknownClass, file: url.path, "\(place): category_id \(annotation.category_id) is not in categories"))
+                continue
+            }
+            guard annotation.bbox.count == 4, annotation.bbox.allSatisfy(\.isFinite) else {
+                try issues.report(DatasetIssue(.invalidAnnotation, file: url.path, "\(place): bbox must be 4 finite numbers [x, y, width, height]"))
+                continue
+            }
+            let b = annotation.bbox
+            sources[sample].append(AnnotationSource(file: url.path, annotationID: annotation.id))
+            dataset.samples[sample].annotations.append(Annotation(
+                classIndex: index, box: BoundingBox(x: b[0], y: b[1], width: b[2], height: b[3]),
+                selected: annotation.attributes?.selected, clickable: annotation.attributes?.clickable))
+        }
+        for (sample, list) in zip(dataset.samples, sources) { issues.recordSources(list, forImage: sample.imagePath) }
+        if crowdCount > 0 {
+            dataset.notes.append("\(url.lastPathComponent): skipped \(crowdCount) iscrowd annotations (crowd ignore-regions are not used for UI screens)")
+        }
+        return dataset
+    }
+
+    /// The file name without extension and without the folders up to an `images/` folder, as
+    /// YOLO ids are (`images/train/a.png` → `train/a`), so ids stay unique across subfolders.
+    static func sampleID(fileName: String) -> String {
+        var components = (fileName as NSString).deletingPathExtension.split(separator: "/", omittingEmptySubsequences: true)
+        if let images = components.lastIndex(of: "images") { components.removeSubrange(...images) }
+        return components.joined(separator: "/")
+    }
+
+    static func decode(_ url: URL) throws -> COCOFile {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: "cannot read: \(error.localizedDescription)")
+        }
+        do { return try JSONDecoder().decode(COCOFile.self, from: data) } catch let DecodingError.keyNotFound(key, context) {
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: "missing key '\(key.stringValue)' at \(path(context))")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: "wrong type at \(path(context)): \(context.debugDescription)")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: "null value at \(path(context))")
+        } catch {
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: "not a COCO instances JSON: \(error)")
+        }
+    }
+
+    static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+
+    /// `file_name` is relative to the JSON's folder; exports that keep the JSON in
+    /// `annotations/` put the images in `../images/` (COCO itself) or `images/`.
+    static func imageRoot(for url: URL, firstImage: String?) -> URL {
+        let folder = url.deletingLastPathComponent().standardizedFileURL
+        guard let firstImage, !firstImage.hasPrefix("/") else { return folder }
+        let candidates = [folder, folder.appendingPathComponent("images"),
+                          folder.deletingLastPathComponent().appendingPathComponent("images"), folder.deletingLastPathComponent()]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(firstImage).path) }?.standardizedFileURL ?? folder
+    }
+}
+
+public enum COCOWriter {
+    /// Writes the dataset as one JSON. `file_name` is each image's path relative to the JSON's
+    /// folder (absolute when that is not possible), so the file reads back from where it is.
+    public static func write(_ dataset: Dataset, to url: URL) throws {
+        let folder = url.deletingLastPathComponent().standardizedFileURL
+        let categoryIDs = dataset.cocoCategoryIDs.flatMap { $0.count == dataset.classes.count ? $0 : nil }
+            ?? dataset.classes.indices.map { $0 + 1 }
+        var splitOf: [Int: String] = [:]
+        for name in dataset.splits.keys.sorted() { for index in dataset.splits[name]! where splitOf[index] == nil { splitOf[index] = name } }
+        var file = COCOFile(images: [], annotations: [], categories: zip(categoryIDs, dataset.classes).map {
+            COCOFile.Category(id: $0, name: $1, supercategory: nil)
+        })
+        var usedIDs = Set<Int>()
+        var nextID = (dataset.samples.compactMap(\.cocoImageID).max() ?? 0) + 1
+        for (index, sample) in dataset.samples.enumerated() {
+            let imageID: Int
+            if let given = sample.cocoImageID { imageID = given } else { imageID = nextID; nextID += 1 }
+            guard usedIDs.insert(imageID).inserted else {
+                throw DatasetError.unreadable(file: sample.imagePath, line: nil, reason: "COCO image id \(imageID) is used by two samples")
+            }
+            file.images.append(COCOFile.Image(id: imageID, file_name: relativePath(dataset.imageURL(of: sample), from: folder),
+                                              width: sample.width, height: sample.height, group: sample.group, split: splitOf[index]))
+            for annotation in sample.annotations {
+                guard categoryIDs.indices.contains(annotation.classIndex) else {
+                    throw DatasetError.unreadable(file: sample.imagePath, line: nil,
+                                                  reason: "class index \(annotation.classIndex) but the dataset has \(dataset.classes.count) classes")
+                }
+                let b = annotation.box
+                let attributes = annotation.selected == nil && annotation.clickable == nil ? nil
+                    : COCOFile.Attributes(selected: annotation.selected, clickable: annotation.clickable)
+                file.annotations.append(COCOFile.Annotation(
+                    id: file.annotations.count + 1, image_id: imageID, category_id: categoryIDs[annotation.classIndex],
+                    bbox: [b.x, b.y, b.width, b.height], area: b.area, iscrowd: 0, attributes: attributes))
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try AtomicFile.write(try encoder.encode(file), to: url)
+    }
+
+    /// `target` relative to `folder` with `../` steps, or absolute when they share nothing but `/`.
+    static func relativePath(_ target: URL, from folder: URL) -> String {
+        let targetParts = target.standardizedFileURL.pathComponents, folderParts = folder.standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(targetParts.count, folderParts.count), targetParts[common] == folderParts[common] { common += 1 }
+        guard common > 1 else { return target.standardizedFileURL.path }
+        let ups = Array(repeating: "..", count: folderParts.count - common)
+        return (ups + targetParts[common...]).joined(separator: "/")
+    }
+}

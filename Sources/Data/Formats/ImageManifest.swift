@@ -1,0 +1,71 @@
+import Foundation
+import Imaging
+
+/// `manifest.tsv` beside a YOLO folder: one row per image with at least the columns
+/// `image`, `width`, `height` (tab separated, header first), optionally `group`.
+/// `image` is the path under `images/` (the file name for a flat folder). It lets a
+/// reader skip opening 2,673 image headers (vins-ui) and carries the app group, which
+/// YOLO itself has no place for. Other columns are ignored.
+public struct ImageManifest {
+    public struct Row: Equatable {
+        public var width: Int
+        public var height: Int
+        public var group: String?
+    }
+
+    public var rows: [String: Row]
+
+    public static let fileName = "manifest.tsv"
+
+    public init(rows: [String: Row] = [:]) { self.rows = rows }
+
+    /// Nil when the file does not exist or lacks the width/height columns.
+    public static func read(_ url: URL) throws -> ImageManifest? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: "cannot read: \(error.localizedDescription)")
+        }
+        var lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).makeIterator()
+        guard let header = lines.next()?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init),
+              let imageColumn = header.firstIndex(of: "image"), let widthColumn = header.firstIndex(of: "width"),
+              let heightColumn = header.firstIndex(of: "height") else { return nil }
+        let groupColumn = header.firstIndex(of: "group")
+        var rows: [String: Row] = [:]
+        var lineNumber = 1
+        while let line = lines.next() {
+            lineNumber += 1
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == header.count, let width = Int(fields[widthColumn]), let height = Int(fields[heightColumn]),
+                  width > 0, height > 0 else {
+                throw DatasetError.unreadable(file: url.path, line: lineNumber,
+                                              reason: "expected \(header.count) tab-separated fields with positive integer width and height")
+            }
+            let group = groupColumn.map { String(fields[$0]) }.flatMap { $0.isEmpty ? nil : $0 }
+            rows[String(fields[imageColumn])] = Row(width: width, height: height, group: group)
+        }
+        return ImageManifest(rows: rows)
+    }
+
+    public func tsv() -> String {
+        let withGroups = rows.values.contains { $0.group != nil }
+        var text = withGroups ? "image\twidth\theight\tgroup\n" : "image\twidth\theight\n"
+        for key in rows.keys.sorted() {
+            let row = rows[key]!
+            text += "\(key)\t\(row.width)\t\(row.height)" + (withGroups ? "\t\(row.group ?? "")" : "") + "\n"
+        }
+        return text
+    }
+}
+
+/// Reads image sizes from headers only (`ImageIO.readSize`), never decoding pixels.
+public enum ImageSizeReader {
+    public static func size(of url: URL) -> Result<(width: Int, height: Int), DatasetIssue> {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            return .failure(DatasetIssue(.missingImage, file: url.path, "no such file"))
+        }
+        do { return .success(try ImageIO.readSize(url)) } catch {
+            return .failure(DatasetIssue(.unreadableImage, file: url.path, "\(error)"))
+        }
+    }
+}

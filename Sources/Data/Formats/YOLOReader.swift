@@ -1,0 +1,136 @@
+import Foundation
+import Support
+
+/// Reads a YOLO folder (see `YOLOLayout` for the accepted layouts) into a `Dataset`.
+///
+/// Image sizes come from `manifest.tsv` when it has them (no image is opened) and otherwise
+/// from each image's header. An image named in two splits becomes one sample listed in both
+/// splits (so `data check` can report it). Strict mode throws on the first missing image,
+/// malformed line or unknown class; lenient mode records them and skips the line or image.
+public enum YOLOReader {
+    public struct Options {
+        /// Trust `manifest.tsv` sizes; `data check` turns this off to open every header.
+        public var useManifestSizes = true
+        public var showProgress = false
+        public init(useManifestSizes: Bool = true, showProgress: Bool = false) {
+            self.useManifestSizes = useManifestSizes
+            self.showProgress = showProgress
+        }
+    }
+
+    public static func read(_ folder: URL, options: Options = Options(), issues: IssueCollector = IssueCollector(strict: true)) throws -> Dataset {
+        let layout = try YOLOLayout.discover(folder.standardizedFileURL)
+        let manifest = try ImageManifest.read(layout.root.appendingPathComponent(ImageManifest.fileName))
+        var dataset = Dataset(root: layout.root, classes: layout.classes)
+        var indexByPath: [String: Int] = [:]
+        let named: [(name: String?, images: [YOLOLayout.ImageEntry])] =
+            layout.splits.isEmpty ? [(nil, layout.unsplitImages)] : layout.splits.map { ($0.name, $0.images) }
+        let total = named.reduce(0) { $0 + $1.images.count }
+        let progress = ProgressLine("reading \(folder.lastPathComponent)", total: total, unit: "images", enabled: options.showProgress)
+        for (splitName, images) in named {
+            var indices: [Int] = []
+            for entry in images {
+                defer { progress.advance() }
+                if let existing = indexByPath[entry.url.path] {
+                    indices.append(existing)
+                    continue
+                }
+                guard let sample = try readSample(entry, layout: layout, manifest: options.useManifestSizes ? manifest : nil,
+                                                  groups: manifest, issues: issues) else { continue }
+                indexByPath[entry.url.path] = dataset.samples.count
+                indices.append(dataset.samples.count)
+                dataset.samples.append(sample)
+            }
+            if let splitName { dataset.splits[splitName] = indices }
+        }
+        if options.showProgress { progress.finish() }
+        return dataset
+    }
+
+    static func readSample(_ entry: YOLOLayout.ImageEntry, layout: YOLOLayout, manifest: ImageManifest?, groups: ImageManifest?,
+                           issues: IssueCollector) throws -> Sample? {
+        let key = manifestKey(entry.url, root: layout.root)
+        let size: (width: Int, height: Int)
+        if let row = manifest?.rows[key], FileManager.default.fileExists(atPath: entry.url.path) {
+            size = (row.width, row.height)
+        } else {
+            switch ImageSizeReader.size(of: entry.url) {
+            case let .success(headerSize): size = headerSize
+            case var .failure(issue):
+                if issue.kind == .missingImage {
+                    issue = DatasetIssue(.missingImage, file: entry.listedIn, line: entry.line, "\(entry.url.path) does not exist")
+                }
+                try issues.report(issue)
+                return nil
+            }
+        }
+        let labelURL = YOLOLayout.labelURL(forImage: entry.url)
+        var lines: [Int] = []
+        let annotations = try readLabels(labelURL, classCount: layout.classes.count,
+                                         imageWidth: size.width, imageHeight: size.height, issues: issues, lineNumbers: &lines)
+        let imagePath = relativePath(entry.url, root: layout.root)
+        issues.recordSources(lines.map { AnnotationSource(file: labelURL.path, line: $0) }, forImage: imagePath)
+        return Sample(id: sampleID(entry.url, root: layout.root), imagePath: imagePath,
+                      width: size.width, height: size.height, annotations: annotations, group: groups?.rows[key]?.group)
+    }
+
+    /// The boxes of one label file; a missing file is an image without boxes.
+    public static func readLabels(_ url: URL, classCount: Int, imageWidth: Int, imageHeight: Int,
+                                  issues: IssueCollector) throws -> [Annotation] {
+        var lineNumbers: [Int] = []
+        return try readLabels(url, classCount: classCount, imageWidth: imageWidth, imageHeight: imageHeight,
+                              issues: issues, lineNumbers: &lineNumbers)
+    }
+
+    /// Also returns the line number of each annotation.
+    static func readLabels(_ url: URL, classCount: Int, imageWidth: Int, imageHeight: Int,
+                           issues: IssueCollector, lineNumbers: inout [Int]) throws -> [Annotation] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let bytes: [UInt8]
+        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
+            try issues.report(DatasetIssue(.malformedLine, file: url.path, "cannot read: \(error.localizedDescription)"))
+            return []
+        }
+        var annotations: [Annotation] = []
+        try bytes.withUnsafeBufferPointer { file in
+            var lineStart = 0, lineNumber = 0
+            while lineStart < file.count {
+                var lineEnd = lineStart
+                while lineEnd < file.count && file[lineEnd] != 10 { lineEnd += 1 }  // "\n"
+                lineNumber += 1
+                defer { lineStart = lineEnd + 1 }
+                let line = UnsafeBufferPointer(rebasing: file[lineStart..<lineEnd])
+                if YOLOLabelLine.fieldRanges(line) == 0 { continue }  // blank line
+                switch YOLOLabelLine.parse(line: line) {
+                case let .failure(error):
+                    try issues.report(DatasetIssue(.malformedLine, file: url.path, line: lineNumber, error.description))
+                case let .success(parsed) where parsed.classIndex >= classCount:
+                    try issues.report(DatasetIssue(.unknownClass, file: url.path, line: lineNumber,
+                                                   "class id \(parsed.classIndex) but the dataset has \(classCount) classes (0...\(classCount - 1))"))
+                case let .success(parsed):
+                    annotations.append(Annotation(classIndex: parsed.classIndex, box: parsed.box(imageWidth: imageWidth, imageHeight: imageHeight)))
+                    lineNumbers.append(lineNumber)
+                }
+            }
+        }
+        return annotations
+    }
+
+    /// Path under the `images` folder, the key `manifest.tsv` uses (the file name for a flat folder).
+    static func manifestKey(_ image: URL, root: URL) -> String {
+        let relative = relativePath(image, root: root)
+        return relative.hasPrefix("images/") ? String(relative.dropFirst("images/".count)) : relative
+    }
+
+    static func sampleID(_ image: URL, root: URL) -> String {
+        let key = manifestKey(image, root: root)
+        return key.hasPrefix("/") ? image.deletingPathExtension().lastPathComponent : (key as NSString).deletingPathExtension
+    }
+
+    /// `image` relative to `root` when inside it, else absolute.
+    static func relativePath(_ image: URL, root: URL) -> String {
+        let rootPath = root.standardizedFileURL.path.hasSuffix("/") ? root.standardizedFileURL.path : root.standardizedFileURL.path + "/"
+        let path = image.standardizedFileURL.path
+        return path.hasPrefix(rootPath) ? String(path.dropFirst(rootPath.count)) : path
+    }
+}

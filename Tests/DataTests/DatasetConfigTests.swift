@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+@testable import Data
+
+final class DatasetConfigTests: XCTestCase {
+    /// A config beside nothing but the fixture: absolute path, so no repo-root lookup.
+    func config(_ body: String) throws -> DatasetConfig {
+        let file = try Fixtures.temporaryFolder(self).appendingPathComponent("test.yaml")
+        return try DatasetConfig.parse(yaml: "path: \(try Fixtures.url("yolo-basic").path)\n" + body, file: file)
+    }
+
+    func testMappingRemapsIgnoresAndSetsClickable() throws {
+        let dataset = try config("""
+            taxonomy: screen-recognition
+            mapping:
+              Text: Text
+              Icon: ignore
+              Container: {class: Container, clickable: true}
+            """).load()
+        XCTAssertEqual(dataset.classes, Taxonomy.screenRecognition.classes)
+        let text = Taxonomy.screenRecognition.index(of: "Text")!, container = Taxonomy.screenRecognition.index(of: "Container")!
+        // screen1 had Text + Icon: the Icon is dropped; screen2's Container is clickable.
+        XCTAssertEqual(dataset.samples[0].annotations.map(\.classIndex), [text])
+        XCTAssertEqual(dataset.samples[1].annotations.map(\.classIndex), [container])
+        XCTAssertEqual(dataset.samples[1].annotations[0].clickable, true)
+        XCTAssertNil(dataset.samples[0].annotations[0].clickable)
+        XCTAssertTrue(dataset.notes.contains { $0.contains("ignored boxes of Icon 1") }, "\(dataset.notes)")
+    }
+
+    func testExtendedTaxonomyAppendsClasses() throws {
+        let dataset = try config("""
+            taxonomy: {name: sr-plus, extends: screen-recognition, add: [Toggle]}
+            mapping: {Text: Text, Icon: Icon, Container: Toggle}
+            """).load()
+        XCTAssertEqual(dataset.classes.count, 14)
+        XCTAssertEqual(dataset.classes.last, "Toggle")
+        XCTAssertEqual(dataset.samples[1].annotations.map(\.classIndex), [13])
+    }
+
+    func testNoTaxonomyKeepsSourceClasses() throws {
+        let dataset = try config("description: as is\n").load()
+        XCTAssertEqual(dataset.classes, ["Text", "Icon", "Container"])
+        XCTAssertEqual(dataset.samples[0].annotations.count, 2)
+    }
+
+    func testUnknownKeyIsAnErrorNamingFileLineAndKey() throws {
+        XCTAssertThrowsError(try config("taxonmy: screen-recognition\n")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("test.yaml:2: 'taxonmy': unknown key"), text)
+        }
+        XCTAssertThrowsError(try config("taxonomy: screen-recognition\nmapping:\n  Text: {class: Text, clikable: true}\n")) { error in
+            XCTAssertTrue("\(error)".contains("'clikable': unknown key in Text"), "\(error)")
+        }
+    }
+
+    func testUnknownTargetClassNamesTheSourceKeyAndLine() throws {
+        XCTAssertThrowsError(try config("taxonomy: screen-recognition\nmapping:\n  Text: Txet\n")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains(":4: 'Text': 'Txet' is not a target class"), text)
+        }
+    }
+
+    func testUnknownSourceClassAndUnmappedClassAreErrors() throws {
+        let typo = try config("taxonomy: screen-recognition\nmapping:\n  Text: Text\n  Icn: Icon\n  Container: Container\n")
+        XCTAssertThrowsError(try typo.load()) { error in
+            XCTAssertTrue("\(error)".contains(":5: 'Icn': not a source class"), "\(error)")
+        }
+        let missing = try config("taxonomy: screen-recognition\nmapping:\n  Text: Text\n")
+        XCTAssertThrowsError(try missing.load()) { error in
+            XCTAssertTrue("\(error)".contains("no entry for source classes Icon, Container"), "\(error)")
+        }
+        // Without mapping: classes map by name, so a source class missing from the taxonomy is an error.
+        let unnamed = try config("taxonomy: {name: texts, classes: [Text, Container]}\n")
+        XCTAssertThrowsError(try unnamed.load()) { error in
+            XCTAssertTrue("\(error)".contains("source class 'Icon' is not in taxonomy texts"), "\(error)")
+        }
+    }
+
+    func testSourceClassesMustMatchTheData() throws {
+        let wrong = try config("source_classes: [Text, Icon]\n")
+        XCTAssertThrowsError(try wrong.load()) { XCTAssertTrue("\($0)".contains("'source_classes'"), "\($0)") }
+        XCTAssertThrowsError(try config("format: yolov8\n")) { XCTAssertTrue("\($0)".contains("'format': 'yolov8' is not a data format"), "\($0)") }
+        XCTAssertThrowsError(try config("taxonomy: coco\n")) { XCTAssertTrue("\($0)".contains("unknown taxonomy 'coco'"), "\($0)") }
+    }
+
+    func testRelativePathsResolveAgainstTheRepoRoot() throws {
+        let root = try Fixtures.temporaryFolder(self)
+        try Data().write(to: root.appendingPathComponent("Package.swift"))
+        let file = root.appendingPathComponent("Configs/datasets/x.yaml")
+        let config = try DatasetConfig.parse(yaml: "path: ../shared/datasets/x\n", file: file)
+        if ProcessInfo.processInfo.environment["SCREENLAB_SHARED"] == nil {
+            XCTAssertEqual(config.dataURL.path, root.deletingLastPathComponent().appendingPathComponent("shared/datasets/x").standardizedFileURL.path)
+        }
+    }
+}
