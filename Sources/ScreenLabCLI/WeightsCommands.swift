@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Foundation
 import Weights
 
@@ -7,7 +8,7 @@ struct WeightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weights", abstract: "Inspect, export, import weights files and set their thresholds.",
         subcommands: [WeightsInspectCommand.self, WeightsExportCommand.self, WeightsImportCommand.self,
-                      ])
+                      WeightsSetThresholdsCommand.self])
 }
 
 /// Runs a library call, turning its error (`WeightsError`, `FileWriteError`) into a message
@@ -30,9 +31,11 @@ struct WeightsInspectCommand: ParsableCommand {
         let url = URL(fileURLWithPath: file)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = threadCPUMilliseconds()
         let weights = try reportingErrors { try WeightsFile.read(contentsOf: url) }
+        let cpu = threadCPUMilliseconds() - cpuStart
         let elapsed = clock.now - start
-        print(WeightsReport.text(weights, loadMilliseconds: elapsed.milliseconds))
+        print(WeightsReport.text(weights, loadMilliseconds: elapsed.milliseconds, cpuMilliseconds: cpu))
     }
 }
 
@@ -79,6 +82,62 @@ struct WeightsImportCommand: ParsableCommand {
     /// The model's ordered `name, shape` list for `config`; nil while the Detection model is
     /// not wired in (the lead connects `ReferenceDetector(...).stateShapes()` here).
     private func modelStateShapes(for config: ModelConfig) -> [(name: String, shape: [Int])]? { nil }
+}
+
+struct WeightsSetThresholdsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-thresholds",
+        abstract: "Write a new weights file carrying the per-class thresholds picked by `screenlab thresholds pick`.")
+
+    @Argument(help: "A .slw weights file.") var file: String
+    @Option(help: "thresholds.yaml written by `screenlab thresholds pick`.") var thresholds: String
+    @Option(help: "The new weights file (default: FILE.thresholds.slw beside FILE).") var out: String?
+
+    func run() throws {
+        let input = URL(fileURLWithPath: file)
+        let output = out.map { URL(fileURLWithPath: $0) }
+            ?? input.deletingPathExtension().appendingPathExtension("thresholds").appendingPathExtension("slw")
+        guard output.standardizedFileURL != input.standardizedFileURL else {
+            throw failure("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
+        }
+        let picked = try pickedThresholds(URL(fileURLWithPath: thresholds))
+        let updated = try reportingErrors { () -> WeightsFile in
+            let weights = try WeightsFile.read(contentsOf: input)
+            let updated = try weights.settingThresholds(picked, file: thresholds)
+            try updated.write(to: output)
+            return updated
+        }
+        print("wrote \(output.path) with thresholds for \(picked.count) of \(updated.header.classes.count) classes "
+              + "(tensors unchanged):")
+        for threshold in picked {
+            print("  \(threshold.className): confidence \(threshold.confidence), precision \(threshold.precision), "
+                  + "recall \(threshold.recall), f1 \(threshold.f1) on \(threshold.split)")
+        }
+    }
+}
+
+
+/// The thresholds `screenlab thresholds pick` wrote (Evaluation's `ThresholdFile`), as header
+/// entries. Classes whose confidence is null (nothing detected on the pick split) get none.
+private func pickedThresholds(_ url: URL) throws -> [ClassThreshold] {
+    let file = try reportingErrors { try ThresholdFile.load(url) }
+    let split = file.pickedOn.split ?? file.pickedOn.dataset
+    return try file.classes.compactMap { entry in
+        guard let confidence = entry.confidence else { return nil }
+        guard let precision = entry.precision, let recall = entry.recall, let f1 = entry.f1 else {
+            throw failure("\(url.path): class \(entry.name) has a confidence but no precision, recall or f1; "
+                          + "pick the thresholds again with `screenlab thresholds pick`")
+        }
+        return ClassThreshold(className: entry.name, confidence: confidence, precision: precision, recall: recall, f1: f1,
+                              split: split)
+    }
+}
+
+/// CPU time of this thread: on a busy machine wall time also counts waiting for a core.
+private func threadCPUMilliseconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
 }
 
 extension Duration {
