@@ -6,7 +6,8 @@ import Foundation
 struct DataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data", abstract: "Inspect, validate, split and generate datasets.",
-        subcommands: [DataCheckCommand.self, DataStatsCommand.self, DataSplitCommand.self, DataSynthCommand.self])
+        subcommands: [DataCheckCommand.self, DataStatsCommand.self, DataSplitCommand.self, DataConvertCommand.self,
+                      DataSynthCommand.self])
 }
 
 /// Prints what a reader skipped or changed (e.g. ignored classes, iscrowd boxes).
@@ -125,5 +126,38 @@ struct DataSplitCommand: ParsableCommand {
               + zip(splitNames, groups).map { "\($0) \(data.splits[$0]!.count) images" + (unit == .group ? " / \($1) groups" : "") }.joined(separator: ", "))
         print(DatasetStats.compute(data).classTable().terminal())
         print("\nwrote \(out) (splits/*.txt, labels, image links, manifest.tsv)")
+    }
+}
+
+struct DataConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Write a dataset (after its config's class mapping) as YOLO or COCO.",
+        discussion: """
+            YOLO: DIR gets classes.txt, labels/, splits/, manifest.tsv and images/ (links, or copies with
+            --copy-images). COCO: DIR/annotations.json, image paths relative to it, with COCO ids kept.
+            """)
+
+    @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json, optionally :SPLIT.") var dataset: String
+    @Option(help: "Output format: yolo or coco.") var to: String
+    @Option(help: "Output folder (new or empty).") var out: String
+    @Flag(help: "Copy images into a YOLO output instead of linking them.") var copyImages = false
+
+    func run() throws {
+        let data = try loadDataset(dataset)
+        printNotes(data)
+        let folder = URL(fileURLWithPath: out)
+        if let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !contents.isEmpty {
+            throw failure("\(out) is not empty; give a new folder")
+        }
+        do {
+            switch to {
+            case "yolo": try YOLOWriter.write(data, to: folder, images: copyImages ? .copy : .symlink, showProgress: true)
+            case "coco": try COCOWriter.write(data, to: folder.appendingPathComponent("annotations.json"))
+            default: throw failure("--to must be yolo or coco, not '\(to)'")
+            }
+        } catch let error as ValidationError { throw error } catch { throw failure("\(error)") }
+        print("wrote \(data.samples.count) images, \(data.samples.reduce(0) { $0 + $1.annotations.count }) boxes, "
+              + "\(data.classes.count) classes as \(to) to \(out)")
     }
 }

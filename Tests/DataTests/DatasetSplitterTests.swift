@@ -89,4 +89,26 @@ final class DatasetSplitterTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("1 fractions for 2 split names"), "\($0)")
         }
     }
+
+    /// A rare class only in three 30-screen apps (plus 10 single-screen apps): putting one of
+    /// them in val or test would triple that split, so they stay in train.
+    func testRareClassInBigGroupsDoesNotOverfillSmallSplits() throws {
+        let box = BoundingBox(x: 1, y: 1, width: 5, height: 5)
+        var samples: [Sample] = []
+        for app in 0..<3 {
+            for screen in 0..<30 {
+                samples.append(Sample(id: "big\(app)-\(screen)", imagePath: "b\(app)-\(screen).png", width: 10, height: 10,
+                                      annotations: [Annotation(classIndex: 0, box: box), Annotation(classIndex: 1, box: box)], group: "big\(app)"))
+            }
+        }
+        for app in 0..<10 {
+            samples.append(Sample(id: "small\(app)", imagePath: "s\(app).png", width: 10, height: 10,
+                                  annotations: [Annotation(classIndex: 0, box: box)], group: "small\(app)"))
+        }
+        let dataset = Dataset(root: URL(fileURLWithPath: "/"), classes: ["common", "rare"], samples: samples)
+        let splits = try split(dataset)
+        XCTAssertEqual(splits["train"]!.count, 90, "all three big apps in train: \(splits.mapValues(\.count))")
+        XCTAssertEqual(splits["val"]!.count, 5)
+        XCTAssertEqual(splits["test"]!.count, 5)
+    }
 }

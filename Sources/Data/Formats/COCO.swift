@@ -68,8 +68,7 @@ public enum COCOReader {
             }
             sampleIndex[image.id] = dataset.samples.count
             if let split = image.split { dataset.splits[split, default: []].append(dataset.samples.count) }
-            dataset.samples.append(Sample(id: ((image.file_name as NSString).lastPathComponent as NSString).deletingPathExtension,
-                                          imagePath: image.file_name, width: image.width, height: image.height,
+            dataset.samples.append(Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
                                           group: image.group, cocoImageID: image.id))
         }
         var crowdCount = 0
@@ -100,6 +99,14 @@ public enum COCOReader {
             dataset.notes.append("\(url.lastPathComponent): skipped \(crowdCount) iscrowd annotations (crowd ignore-regions are not used for UI screens)")
         }
         return dataset
+    }
+
+    /// The file name without extension and without the folders up to an `images/` folder, as
+    /// YOLO ids are (`images/train/a.png` → `train/a`), so ids stay unique across subfolders.
+    static func sampleID(fileName: String) -> String {
+        var components = (fileName as NSString).deletingPathExtension.split(separator: "/", omittingEmptySubsequences: true)
+        if let images = components.lastIndex(of: "images") { components.removeSubrange(...images) }
+        return components.joined(separator: "/")
     }
 
     static func decode(_ url: URL) throws -> COCOFile {

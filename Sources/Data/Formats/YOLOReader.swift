@@ -92,22 +92,25 @@ public enum YOLOReader {
             return []
         }
         var annotations: [Annotation] = []
-        var lineStart = 0, lineNumber = 0
-        while lineStart < bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: 10) ?? bytes.count  // "\n"
-            lineNumber += 1
-            defer { lineStart = lineEnd + 1 }
-            let line = bytes[lineStart..<lineEnd]
-            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            switch YOLOLabelLine.parse(bytes: line) {
-            case let .failure(error):
-                try issues.report(DatasetIssue(.malformedLine, file: url.path, line: lineNumber, error.description))
-            case let .success(parsed) where parsed.classIndex >= classCount:
-                try issues.report(DatasetIssue(.unknownClass, file: url.path, line: lineNumber,
-                                               "class id \(parsed.classIndex) but the dataset has \(classCount) classes (0...\(classCount - 1))"))
-            case let .success(parsed):
-                annotations.append(Annotation(classIndex: parsed.classIndex, box: parsed.box(imageWidth: imageWidth, imageHeight: imageHeight)))
-                lineNumbers.append(lineNumber)
+        try bytes.withUnsafeBufferPointer { file in
+            var lineStart = 0, lineNumber = 0
+            while lineStart < file.count {
+                var lineEnd = lineStart
+                while lineEnd < file.count && file[lineEnd] != 10 { lineEnd += 1 }  // "\n"
+                lineNumber += 1
+                defer { lineStart = lineEnd + 1 }
+                let line = UnsafeBufferPointer(rebasing: file[lineStart..<lineEnd])
+                if YOLOLabelLine.fieldRanges(line) == 0 { continue }  // blank line
+                switch YOLOLabelLine.parse(line: line) {
+                case let .failure(error):
+                    try issues.report(DatasetIssue(.malformedLine, file: url.path, line: lineNumber, error.description))
+                case let .success(parsed) where parsed.classIndex >= classCount:
+                    try issues.report(DatasetIssue(.unknownClass, file: url.path, line: lineNumber,
+                                                   "class id \(parsed.classIndex) but the dataset has \(classCount) classes (0...\(classCount - 1))"))
+                case let .success(parsed):
+                    annotations.append(Annotation(classIndex: parsed.classIndex, box: parsed.box(imageWidth: imageWidth, imageHeight: imageHeight)))
+                    lineNumbers.append(lineNumber)
+                }
             }
         }
         return annotations

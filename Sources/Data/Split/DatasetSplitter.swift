@@ -12,8 +12,9 @@ import Support
 /// class c". Repeatedly take the class with the fewest unassigned occurrences and place each
 /// unit holding it (in seeded random order) into the split that still wants most of that class
 /// (ties: most wanted images, then list order). One change to the paper's rule: while a split
-/// has none of the class and enough units remain to give every such split one, the unit goes to
-/// a split without the class — so a class in at least k units appears in all k splits.
+/// has none of the class, the unit fits in the images the split still wants, and enough units
+/// remain to give every such split one, the unit goes to a split without the class — so a class
+/// in at least k units appears in all k splits unless that would overfill a split.
 /// Units without boxes fill the splits that still want most images.
 public enum DatasetSplitter {
     public enum Unit: String, CaseIterable {
@@ -61,7 +62,9 @@ public enum DatasetSplitter {
             guard let rarest = (0..<classCount).filter({ remaining[$0] > 0 }).min(by: { (remaining[$0], $0) < (remaining[$1], $1) }) else { break }
             var left = remaining[rarest]
             for u in order where assignment[u] == nil && presence[u][rarest] > 0 {
-                let lacking = active.filter { heldClass[$0][rarest] == 0 }
+                // Only where the unit fits in what the split still wants: a big group holding a
+                // rare class must not turn a 10 % split into a 30 % one.
+                let lacking = active.filter { heldClass[$0][rarest] == 0 && Double(units[u].count) <= wantedImages[$0] + 0.5 }
                 let candidates = !lacking.isEmpty && left <= lacking.count ? lacking : active
                 let best = candidates.max { a, b in
                     (wantedClass[a][rarest], wantedImages[a], -a) < (wantedClass[b][rarest], wantedImages[b], -b)

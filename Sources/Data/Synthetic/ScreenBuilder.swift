@@ -11,6 +11,8 @@ struct ScreenBuilder {
     /// Pixels per point.
     let u: Double
     let fontUnit: Int
+    /// Form field titles already on this screen (a form never asks for "Email" twice).
+    var usedFieldTitles: Set<String> = []
 
     init(widthPoints: Int, heightPoints: Int, scale: Int, theme: AppTheme, rng: SeededRandom) {
         image = RGBImage(width: widthPoints * scale, height: heightPoints * scale, fill: theme.background.rgb)

@@ -232,9 +232,10 @@ extension ScreenBuilder {
         let fieldH = 44.0 + 24
         let need = Double(fields) * fieldH + Double(checkboxes) * 36 + (buttonTitle == nil ? 0 : 64)
         guard y + need <= bottom else { return nil }
-        var entries = Vocabulary.fieldLabels
-        for _ in 0..<fields {
+        var entries = Vocabulary.fieldLabels.filter { !usedFieldTitles.contains($0.0) }
+        for _ in 0..<fields where !entries.isEmpty {
             let (title, placeholder) = entries.remove(at: int(0...(entries.count - 1)))
+            usedFieldTitles.insert(title)
             text(title, x: m, y: top, factor: 1, color: theme.secondaryText, bold: true)
             textField(x: m, y: top + 16, width: contentWidth, placeholder: placeholder)
             top += fieldH

@@ -158,8 +158,10 @@ extension ScreenBuilder {
     /// A card or row background; the caller labels it as a Container after drawing its content.
     mutating func cardBackground(x: Double, y: Double, width w: Double, height h: Double, radius: Double) {
         if theme.cardShadows {
-            fillRounded(x, y + 2, w, h, radius: radius, .solid(RGBA(0, 0, 0, 14)))
-            fillRounded(x - 0.5, y + 0.5, w + 1, h + 1, radius: radius, .solid(RGBA(0, 0, 0, 10)))
+            // Only a band along the outline shows once the card covers the middle: stroking it
+            // instead of filling saves blending every pixel of the card twice.
+            strokeRounded(x, y + 2, w, h, radius: radius, thickness: 4, RGBA(0, 0, 0, 14))
+            strokeRounded(x - 0.5, y + 0.5, w + 1, h + 1, radius: radius, thickness: 2, RGBA(0, 0, 0, 10))
         }
         fillRounded(x, y, w, h, radius: radius, .solid(theme.surface))
     }
