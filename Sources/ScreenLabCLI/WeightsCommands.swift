@@ -68,7 +68,7 @@ struct WeightsImportCommand: ParsableCommand {
             let safetensors = try SafetensorsFile.read(contentsOf: URL(fileURLWithPath: input))
             let expected = try modelStateShapes(for: config, configFile: model)
             let imported = try WeightsFile.importing(safetensors, file: input, config: config, configFile: model,
-                                                     expected: expected, created: ISO8601DateFormatter().string(from: Date()))
+                                                     expected: expected, created: Provenance.timestamp())
             try imported.write(to: URL(fileURLWithPath: out))
             return (imported, expected != nil)
         }
