@@ -7,6 +7,31 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    decodeAll(bytes)
+    // Random mutations almost never keep the preamble and metadata CRC-32s valid, which would
+    // stop the fuzzer at those checks; also parse a copy with the length and both checksums
+    // recomputed so mutations reach the header JSON and tensor table checks.
+    var sealed = Array(bytes)
+    if sealed.count >= 64 {
+        sealed.withUnsafeMutableBytes { reseal($0) }
+        sealed.withUnsafeBytes { decodeAll($0) }
+    }
+    return 0
+}
+
+private func reseal(_ bytes: UnsafeMutableRawBufferPointer) {
+    bytes.storeBytes(of: UInt64(bytes.count).littleEndian, toByteOffset: 16, as: UInt64.self)
+    let header = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    let table = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
+    if header < UInt64(bytes.count), table < UInt64(bytes.count), 64 + header + table <= UInt64(bytes.count) {
+        let metadata = UnsafeRawBufferPointer(rebasing: bytes[64..<(64 + Int(header) + Int(table))])
+        bytes.storeBytes(of: CRC32.checksum(metadata).littleEndian, toByteOffset: 56, as: UInt32.self)
+    }
+    let preamble = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<60]))
+    bytes.storeBytes(of: preamble.littleEndian, toByteOffset: 60, as: UInt32.self)
+}
+
+private func decodeAll(_ bytes: UnsafeRawBufferPointer) {
     if let weights = try? WeightsFormat.decode(bytes, file: "fuzz.slw") {
         checkRoundTrip(weights)
     }
@@ -18,7 +43,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(again?.tensors.map(\.name) == safetensors.tensors.map(\.name), "safetensors re-encode changed the tensors")
         _ = try? WeightsFile.headerFromMetadata(safetensors.metadata, file: "fuzz.safetensors")
     }
-    return 0
 }
 
 /// Whatever the reader accepts, the writer writes back, and reading that gives the same content.

@@ -1,18 +1,169 @@
 import ArgumentParser
+import Data
+import Evaluation
+import Foundation
+import Support
+
+extension Interpolation: ExpressibleByArgument {}
+
+/// Warnings and notes go to standard error so standard output stays the result.
+private func warn(_ message: String) { FileHandle.standardError.write(Data("warning: \(message)\n".utf8)) }
+
+/// Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org).
+private var useColor: Bool {
+    isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+}
 
 struct EvaluateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "evaluate", abstract: "Score detections against a dataset.")
-    func run() throws { throw failure("evaluate is not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate", abstract: "Score detections against a dataset: AP@IoU, center AP, curves, confusion matrix, reports.",
+        discussion: """
+        Predictions are a COCO results file: [{"image_id", "category_id", "bbox": [x, y, w, h], "score"}], where image_id is the \
+        COCO image id or the image's file name and category_id the COCO category id or the class name. Writes metrics.json, \
+        report.md, report.html, curves/*.csv, confusion CSVs and plots/*.svg into --out.
+        """)
+
+    @Option(name: .long, help: "Dataset config (.yaml), YOLO folder or COCO .json, optionally :SPLIT.") var data: String
+    @Option(name: .long, help: "COCO results JSON with the detections to score.") var predictions: String?
+    @Option(name: .long, help: "A trained model to run first (arrives with the detector-training issue).") var weights: String?
+    @Option(name: .long, help: "thresholds.yaml from `screenlab thresholds pick`: report P/R/F1 there.") var thresholds: String?
+    @Option(name: .long, help: "IoU a match needs (≥).") var iou: Double = 0.5
+    @Option(name: .long, help: "all-point (default) or coco101 (pycocotools-exact).") var interpolation: Interpolation = .allPoint
+    @Option(name: .long, help: "Keep the N best detections per image and class (COCOeval maxDets). Default: no cap.") var maxDetections: Int?
+    @Option(name: .long, help: "Confusion-matrix confidence for all classes when no --thresholds are given.") var confidence: Double = 0.5
+    @Flag(name: .long, help: "Skip and count bad prediction entries instead of stopping at the first.") var lenient = false
+    @Option(name: .long, help: "Report folder.") var out: String
+
+    func validate() throws {
+        if weights != nil {
+            throw failure("--weights (run a trained model, then score it) arrives with the detector-training issue; for now export the model's detections as a COCO results file and pass --predictions")
+        }
+        guard predictions != nil else { throw failure("give --predictions FILE (COCO results JSON)") }
+        guard iou > 0, iou <= 1 else { throw failure("--iou must be in (0, 1], got \(iou)") }
+        if let maxDetections, maxDetections < 1 { throw failure("--max-detections must be at least 1") }
+    }
+
+    func run() throws {
+        let reference = DatasetReference.parse(data)
+        let dataset = try DatasetLoader.load(reference, showProgress: true)
+        let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
+        let job = EvaluationJob(dataset: dataset, data: .init(dataset: reference.path, split: reference.split), predictionsPath: predictions!,
+                                options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections),
+                                lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence)
+        let started = Date()
+        let outcome = try job.run()
+        let folder = URL(fileURLWithPath: out)
+        try ReportFiles.write(outcome, to: folder)
+        outcome.warnings.forEach(warn)
+        print(ReportFiles.summary(outcome))
+        print(String(format: "scored in %.2f s; report in %@ (metrics.json, report.md, report.html, curves/, plots/)",
+                     Date().timeIntervalSince(started), folder.path))
+    }
 }
+
 struct ThresholdsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "thresholds", abstract: "Pick per-class confidence thresholds.")
-    func run() throws { throw failure("thresholds is not built yet") }
+    static let configuration = CommandConfiguration(commandName: "thresholds", abstract: "Pick per-class confidence thresholds.",
+                                                    subcommands: [ThresholdsPickCommand.self])
 }
+
+struct ThresholdsPickCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pick", abstract: "Pick one confidence per class from an evaluation report's curves.",
+        discussion: """
+        max-f1: the confidence with the highest F1. precision:P: the lowest confidence whose precision is still ≥ P (most recall \
+        at that precision). recall:R: the highest confidence whose recall reaches R. When a target cannot be met the class falls \
+        back to max-F1 with a warning. Pick on a validation report, then `evaluate --thresholds` on the test split.
+        """)
+
+    @Option(name: .long, help: "Report folder written by `screenlab evaluate --out`.") var report: String
+    @Option(name: .long, help: "max-f1 | precision:0.90 | recall:0.80") var strategy: String = "max-f1"
+    @Option(name: .long, help: "Thresholds YAML to write.") var out: String
+
+    func run() throws {
+        let parsed = try ThresholdStrategy(parsing: strategy)
+        let (file, warnings) = try ThresholdFile.pick(fromReport: report, strategy: parsed)
+        try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out))
+        warnings.forEach(warn)
+        let width = max(5, file.classes.map(\.name.count).max() ?? 5)
+        print("Thresholds (\(parsed)) picked on \(file.pickedOn.description):")
+        print("Class".padding(toLength: width, withPad: " ", startingAt: 0) + "  confidence  precision  recall     F1")
+        for e in file.classes {
+            let values = [e.confidence, e.precision, e.recall, e.f1].map { $0.map { String(format: "%.3f", $0) } ?? "—" }
+            print(e.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                  + "  " + values[0].leftPadded(10) + "  " + values[1].leftPadded(9) + "  " + values[2].leftPadded(6)
+                  + "  " + values[3].leftPadded(5) + (e.fallback ? "  (fallback: max-F1)" : ""))
+        }
+        print("wrote \(out)")
+    }
+}
+
 struct CompareCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "compare", abstract: "Compare evaluation reports per class.")
-    func run() throws { throw failure("compare is not built yet") }
+    static let configuration = CommandConfiguration(commandName: "compare", abstract: "Compare evaluation reports per class.",
+                                                    discussion: "Deltas are against the first report, in percentage points.")
+
+    @Argument(help: "Two or more report folders (written by `screenlab evaluate --out`).") var reports: [String]
+    @Option(name: .long, help: "Folder for compare.md and compare.html.") var out: String = "."
+
+    func run() throws {
+        let comparison = try ReportComparison(paths: reports)
+        print(comparison.terminal(color: useColor), terminator: "")
+        let folder = URL(fileURLWithPath: out)
+        try AtomicFile.write(comparison.markdown(), to: folder.appendingPathComponent("compare.md"))
+        try AtomicFile.write(comparison.html(), to: folder.appendingPathComponent("compare.html"))
+        print("wrote \(folder.appendingPathComponent("compare.md").path) and compare.html")
+    }
 }
+
 struct BenchEvaluateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "evaluate", abstract: "Time the evaluator on a large generated input.")
-    func run() throws { throw failure("bench evaluate is not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate", abstract: "Time the evaluator on a large generated input.",
+        discussion: "Times matching, AP (both criteria), curves and the confusion matrix; not JSON parsing. Build with -c release for real numbers.")
+
+    @Option(name: .long) var images: Int = 5000
+    @Option(name: .long, help: "Ground-truth boxes per image.") var groundTruth: Int = 20
+    @Option(name: .long, help: "Detections per image.") var detections: Int = 100
+    @Option(name: .long) var classes: Int = 13
+    @Option(name: .long, help: "Timed runs; the median is reported.") var runs: Int = 5
+    @Option(name: .long) var seed: UInt64 = 1
+    @Option(name: .long, help: "all-point or coco101.") var interpolation: Interpolation = .allPoint
+    @Option(name: .long, help: "Also write gt.json and predictions.json here (to time pycocotools on the same input).") var writeJSON: String?
+
+    func validate() throws {
+        guard images > 0, groundTruth > 0, detections >= 0, classes > 0, runs > 0 else { throw failure("sizes and --runs must be positive") }
+    }
+
+    func run() throws {
+        let input = BenchmarkInput.generate(images: images, groundTruthPerImage: groundTruth, detectionsPerImage: detections,
+                                            classes: classes, seed: seed)
+        if let writeJSON {
+            let folder = URL(fileURLWithPath: writeJSON)
+            try AtomicFile.write(input.cocoGroundTruthJSON(), to: folder.appendingPathComponent("gt.json"))
+            try AtomicFile.write(input.cocoResultsJSON(), to: folder.appendingPathComponent("predictions.json"))
+            print("wrote \(folder.path)/gt.json and predictions.json")
+        }
+        var times: [Double] = []
+        var map = 0.0
+        let progress = ProgressLine("bench evaluate", total: runs, unit: "runs")
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let evaluator = try DetectionEvaluator(classNames: input.classNames, samples: input.samples, predictions: input.predictions,
+                                                   options: EvaluationOptions(interpolation: interpolation))
+            let result = evaluator.evaluate()
+            _ = try evaluator.confusionMatrix(thresholds: Array(repeating: 0.5, count: classes))
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            map = result.map50 ?? .nan
+            progress.advance()
+        }
+        progress.finish()
+        let sorted = times.sorted()
+        print(String(format: "evaluate: %d images x %d ground truth x %d detections, %d classes (%@): median %.3f s (min %.3f, max %.3f) over %d runs; mAP50 %.4f",
+                     images, groundTruth, detections, classes, interpolation.rawValue, sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], runs, map))
+        #if DEBUG
+        print("note: debug build; use `swift build -c release` for the recorded number")
+        #endif
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Detection
+import Evaluation
 import Foundation
 import Weights
 
@@ -7,7 +9,7 @@ struct WeightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weights", abstract: "Inspect, export, import weights files and set their thresholds.",
         subcommands: [WeightsInspectCommand.self, WeightsExportCommand.self, WeightsImportCommand.self,
-                      ])
+                      WeightsSetThresholdsCommand.self])
 }
 
 /// Runs a library call, turning its error (`WeightsError`, `FileWriteError`) into a message
@@ -30,9 +32,11 @@ struct WeightsInspectCommand: ParsableCommand {
         let url = URL(fileURLWithPath: file)
         let clock = ContinuousClock()
         let start = clock.now
+        let cpuStart = threadCPUMilliseconds()
         let weights = try reportingErrors { try WeightsFile.read(contentsOf: url) }
+        let cpu = threadCPUMilliseconds() - cpuStart
         let elapsed = clock.now - start
-        print(WeightsReport.text(weights, loadMilliseconds: elapsed.milliseconds))
+        print(WeightsReport.text(weights, loadMilliseconds: elapsed.milliseconds, cpuMilliseconds: cpu))
     }
 }
 
@@ -62,7 +66,7 @@ struct WeightsImportCommand: ParsableCommand {
         let (weights, checkedShapes) = try reportingErrors { () -> (WeightsFile, Bool) in
             let config = try ModelConfig.load(contentsOf: URL(fileURLWithPath: model))
             let safetensors = try SafetensorsFile.read(contentsOf: URL(fileURLWithPath: input))
-            let expected = modelStateShapes(for: config)
+            let expected = try modelStateShapes(for: config, configFile: model)
             let imported = try WeightsFile.importing(safetensors, file: input, config: config, configFile: model,
                                                      expected: expected, created: ISO8601DateFormatter().string(from: Date()))
             try imported.write(to: URL(fileURLWithPath: out))
@@ -71,14 +75,97 @@ struct WeightsImportCommand: ParsableCommand {
         print("wrote \(out): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, "
               + "\(weights.header.classes.count) classes, architecture \(weights.header.architecture.name)")
         if !checkedShapes {
-            print("note: checked against the model config only (architecture, input, classes); tensor names and shapes "
-                  + "are checked once the Detection model's expected shapes are wired in")
+            print("note: ScreenLab has no model for this architecture: checked against the model config only "
+                  + "(architecture, input, normalization, classes), not tensor names and shapes")
         }
     }
 
-    /// The model's ordered `name, shape` list for `config`; nil while the Detection model is
-    /// not wired in (the lead connects `ReferenceDetector(...).stateShapes()` here).
-    private func modelStateShapes(for config: ModelConfig) -> [(name: String, shape: [Int])]? { nil }
+}
+
+/// The ordered `name, shape` list of the Detection model a config describes (built with the
+/// config's options, seed 0), or nil for an architecture this ScreenLab has no model for.
+private func modelStateShapes(for config: ModelConfig, configFile: String) throws -> [(name: String, shape: [Int])]? {
+    guard config.architecture.name == "reference-detector" else { return nil }
+    var detector = DetectorConfiguration(classCount: config.classes.count, inputHeight: config.input.height,
+                                         inputWidth: config.input.width)
+    func invalid(_ key: String, _ value: String, _ expected: String) -> ValidationError {
+        failure("\(configFile): architecture.options.\(key) is \(value); expected \(expected)")
+    }
+    for (key, value) in config.architecture.options.sorted(by: { $0.key < $1.key }) {
+        switch key {
+        case "backbone":
+            guard value == "mobilenet_v1" else { throw invalid(key, value, "mobilenet_v1 (the only backbone of reference-detector)") }
+        case "width_multiplier":
+            guard let number = Double(value), number > 0, number <= 4 else { throw invalid(key, value, "a number in (0, 4]") }
+            detector.widthMultiplier = number
+        case "fpn_channels":
+            guard let number = Int(value), number > 0 else { throw invalid(key, value, "a positive integer") }
+            detector.fpnChannels = number
+        case "anchors_per_cell":
+            guard let number = Int(value), number > 0 else { throw invalid(key, value, "a positive integer") }
+            detector.anchorsPerCell = number
+        default:
+            throw failure("\(configFile): architecture.options.\(key) is not an option of reference-detector "
+                          + "(known: anchors_per_cell, backbone, fpn_channels, width_multiplier)")
+        }
+    }
+    return ReferenceDetector(configuration: detector).stateShapes()
+}
+
+struct WeightsSetThresholdsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-thresholds",
+        abstract: "Write a new weights file carrying the per-class thresholds picked by `screenlab thresholds pick`.")
+
+    @Argument(help: "A .slw weights file.") var file: String
+    @Option(help: "thresholds.yaml written by `screenlab thresholds pick`.") var thresholds: String
+    @Option(help: "The new weights file (default: FILE.thresholds.slw beside FILE).") var out: String?
+
+    func run() throws {
+        let input = URL(fileURLWithPath: file)
+        let output = out.map { URL(fileURLWithPath: $0) }
+            ?? input.deletingPathExtension().appendingPathExtension("thresholds").appendingPathExtension("slw")
+        guard output.standardizedFileURL != input.standardizedFileURL else {
+            throw failure("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
+        }
+        let picked = try pickedThresholds(URL(fileURLWithPath: thresholds))
+        let updated = try reportingErrors { () -> WeightsFile in
+            let weights = try WeightsFile.read(contentsOf: input)
+            let updated = try weights.settingThresholds(picked, file: thresholds)
+            try updated.write(to: output)
+            return updated
+        }
+        print("wrote \(output.path) with thresholds for \(picked.count) of \(updated.header.classes.count) classes "
+              + "(tensors unchanged):")
+        for threshold in picked {
+            print("  \(threshold.className): confidence \(threshold.confidence), precision \(threshold.precision), "
+                  + "recall \(threshold.recall), f1 \(threshold.f1) on \(threshold.split)")
+        }
+    }
+}
+
+
+/// The thresholds `screenlab thresholds pick` wrote (Evaluation's `ThresholdFile`), as header
+/// entries. Classes whose confidence is null (nothing detected on the pick split) get none.
+private func pickedThresholds(_ url: URL) throws -> [ClassThreshold] {
+    let file = try reportingErrors { try ThresholdFile.load(url) }
+    let split = file.pickedOn.split ?? file.pickedOn.dataset
+    return try file.classes.compactMap { entry in
+        guard let confidence = entry.confidence else { return nil }
+        guard let precision = entry.precision, let recall = entry.recall, let f1 = entry.f1 else {
+            throw failure("\(url.path): class \(entry.name) has a confidence but no precision, recall or f1; "
+                          + "pick the thresholds again with `screenlab thresholds pick`")
+        }
+        return ClassThreshold(className: entry.name, confidence: confidence, precision: precision, recall: recall, f1: f1,
+                              split: split)
+    }
+}
+
+/// CPU time of this thread: on a busy machine wall time also counts waiting for a core.
+private func threadCPUMilliseconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
 }
 
 extension Duration {

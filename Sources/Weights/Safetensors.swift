@@ -56,7 +56,7 @@ public struct SafetensorsFile {
     public static func read(contentsOf url: URL) throws -> SafetensorsFile {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            data = try Data(contentsOf: url)
         } catch {
             throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
         }

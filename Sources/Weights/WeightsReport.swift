@@ -1,6 +1,6 @@
 /// The text `screenlab weights inspect` prints: version, header fields, tensor table, totals.
 public enum WeightsReport {
-    public static func text(_ weights: WeightsFile, loadMilliseconds: Double?) -> String {
+    public static func text(_ weights: WeightsFile, loadMilliseconds: Double?, cpuMilliseconds: Double? = nil) -> String {
         let header = weights.header
         var lines: [String] = []
         if let layout = weights.layout {
@@ -8,7 +8,8 @@ public enum WeightsReport {
                          + "\(layout.fileSize) bytes, header \(layout.headerByteCount) bytes, data from byte \(layout.dataOffset)")
         }
         if let loadMilliseconds {
-            lines.append("load time: \(format(loadMilliseconds, digits: 2)) ms (read, bounds checks, CRC-32 of every tensor)")
+            let cpu = cpuMilliseconds.map { ", \(format($0, digits: 2)) ms CPU" } ?? ""
+            lines.append("load time: \(format(loadMilliseconds, digits: 2)) ms\(cpu) (read, bounds checks, CRC-32 of every tensor)")
         }
         let options = header.architecture.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
         lines.append("architecture: \(header.architecture.name)\(options.isEmpty ? "" : " (\(options))")")

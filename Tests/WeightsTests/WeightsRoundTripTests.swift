@@ -60,7 +60,7 @@ final class WeightsRoundTripTests: XCTestCase {
 
     func testSettingThresholdsKeepsTensorsIdentical() throws {
         let original = Sample.file()
-        let updated = try original.settingThresholds(Sample.thresholds, file: "new.slw")
+        let updated = try original.settingThresholds(Sample.thresholds.reversed(), file: "new.slw")
         let before = try decode(try Sample.encoded(original))
         let after = try decode(try Sample.encoded(updated))
         XCTAssertNil(before.header.thresholds)

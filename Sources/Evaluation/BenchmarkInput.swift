@@ -1,0 +1,73 @@
+import Data
+import Foundation
+import Support
+
+/// A deterministic large evaluation input (`screenlab bench evaluate`): screens with ground
+/// truth and detections that are jittered copies, duplicates, class confusions and clutter.
+public struct BenchmarkInput {
+    public var classNames: [String]
+    public var samples: [Sample]
+    public var predictions: [PredictedBox]
+
+    public static func generate(images: Int = 5000, groundTruthPerImage: Int = 20, detectionsPerImage: Int = 100,
+                                classes: Int = 13, seed: UInt64 = 1) -> BenchmarkInput {
+        let names = classes == Taxonomy.screenRecognition.classes.count ? Taxonomy.screenRecognition.classes : (0..<classes).map { "class\($0)" }
+        var samples: [Sample] = []
+        var predictions: [PredictedBox] = []
+        samples.reserveCapacity(images)
+        predictions.reserveCapacity(images * detectionsPerImage)
+        for image in 0..<images {
+            var random = SeededRandom.stream(seed: seed, index: UInt64(image))
+            var annotations: [Annotation] = []
+            for _ in 0..<groundTruthPerImage {
+                let w = random.uniform(12, 300), h = random.uniform(12, 160)
+                let box = BoundingBox(x: random.uniform(0, 390 - w), y: random.uniform(0, 844 - h), width: w, height: h)
+                annotations.append(Annotation(classIndex: random.int(in: 0..<classes), box: box))
+            }
+            for k in 0..<detectionsPerImage {
+                let score = random.uniform()
+                if k < annotations.count * 4 && random.chance(0.7) {
+                    // Near a real box: most overlap well, some are confused or loose.
+                    let truth = annotations[random.int(in: 0..<annotations.count)]
+                    let jitter = 0.2 * min(truth.box.width, truth.box.height)
+                    let box = BoundingBox(x: truth.box.x + random.uniform(-jitter, jitter), y: truth.box.y + random.uniform(-jitter, jitter),
+                                          width: truth.box.width * random.uniform(0.8, 1.2), height: truth.box.height * random.uniform(0.8, 1.2))
+                    let classIndex = random.chance(0.85) ? truth.classIndex : random.int(in: 0..<classes)
+                    predictions.append(PredictedBox(imageIndex: image, classIndex: classIndex, box: box, score: score))
+                } else {
+                    let w = random.uniform(10, 200), h = random.uniform(10, 120)
+                    let box = BoundingBox(x: random.uniform(0, 390 - w), y: random.uniform(0, 844 - h), width: w, height: h)
+                    predictions.append(PredictedBox(imageIndex: image, classIndex: random.int(in: 0..<classes), box: box, score: score * 0.6))
+                }
+            }
+            samples.append(Sample(id: "screen\(image)", imagePath: "screen\(image).png", width: 390, height: 844,
+                                  annotations: annotations, cocoImageID: image + 1))
+        }
+        return BenchmarkInput(classNames: names, samples: samples, predictions: predictions)
+    }
+
+    /// COCO ground truth (image ids 1…N, category ids 1…C) for timing pycocotools on the same input.
+    public func cocoGroundTruthJSON() -> String {
+        var out = "{\"images\":["
+        out += samples.enumerated().map { "{\"id\":\($0.offset + 1),\"file_name\":\"\($0.element.imagePath)\",\"width\":\($0.element.width),\"height\":\($0.element.height)}" }.joined(separator: ",")
+        out += "],\"categories\":["
+        out += classNames.enumerated().map { "{\"id\":\($0.offset + 1),\"name\":\"\($0.element)\"}" }.joined(separator: ",")
+        out += "],\"annotations\":["
+        var id = 0
+        var parts: [String] = []
+        for (image, sample) in samples.enumerated() {
+            for a in sample.annotations {
+                id += 1
+                parts.append("{\"id\":\(id),\"image_id\":\(image + 1),\"category_id\":\(a.classIndex + 1),\"bbox\":[\(a.box.x),\(a.box.y),\(a.box.width),\(a.box.height)],\"area\":\(a.box.width * a.box.height),\"iscrowd\":0}")
+            }
+        }
+        return out + parts.joined(separator: ",") + "]}\n"
+    }
+
+    /// COCO results for the predictions, ids as in `cocoGroundTruthJSON`.
+    public func cocoResultsJSON() -> String {
+        "[" + predictions.map { p in
+            "{\"image_id\":\(p.imageIndex + 1),\"category_id\":\(p.classIndex + 1),\"bbox\":[\(p.box.x),\(p.box.y),\(p.box.width),\(p.box.height)],\"score\":\(p.score)}"
+        }.joined(separator: ",\n") + "]\n"
+    }
+}

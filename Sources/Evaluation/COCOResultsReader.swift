@@ -1,0 +1,169 @@
+import Data
+import Foundation
+
+/// Predictions read from a COCO results file, with what was skipped under `--lenient`.
+public struct PredictionSet: Equatable {
+    public var predictions: [PredictedBox]
+    /// Entries read from the file (kept + skipped).
+    public var entries: Int
+    /// Reason → number of entries skipped for it (empty unless lenient).
+    public var skipped: [String: Int]
+    /// How ids were interpreted, for the report.
+    public var notes: [String]
+
+    public var skippedCount: Int { skipped.values.reduce(0, +) }
+}
+
+/// Reads `[{"image_id", "category_id", "bbox": [x, y, w, h], "score"}]`. `image_id` is the
+/// COCO image id (a number) or a file name / sample id (a string); `category_id` the COCO
+/// category id or the class name. Extra keys ("id", "area", "segmentation") are ignored.
+public struct COCOResultsReader {
+    let samples: [Sample]
+    let classNames: [String]
+    let cocoCategoryIDs: [Int]?
+    private var imageByCOCOID: [Int: Int] = [:]
+    private var imageByName: [String: Int] = [:]
+    private var ambiguousNames: Set<String> = []
+    private var classByCOCOID: [Int: Int] = [:]
+    private var classByName: [String: Int] = [:]
+    private var classByLowercasedName: [String: Int] = [:]
+
+    /// `cocoImageIDs[i]` is sample i's COCO image id, when the dataset came from COCO.
+    public init(samples: [Sample], cocoImageIDs: [Int?], classNames: [String], cocoCategoryIDs: [Int]?) {
+        self.samples = samples
+        self.classNames = classNames
+        self.cocoCategoryIDs = cocoCategoryIDs
+        for (index, id) in cocoImageIDs.enumerated() { if let id { imageByCOCOID[id] = index } }
+        for (index, sample) in samples.enumerated() {
+            let file = (sample.imagePath as NSString).lastPathComponent
+            let stem = (file as NSString).deletingPathExtension
+            for key in Set([sample.id, sample.imagePath, file, stem]) where !key.isEmpty {
+                if let other = imageByName[key], other != index { ambiguousNames.insert(key) } else { imageByName[key] = index }
+            }
+        }
+        for (index, id) in (cocoCategoryIDs ?? []).enumerated() { classByCOCOID[id] = index }
+        for (index, name) in classNames.enumerated() {
+            classByName[name] = index
+            classByLowercasedName[name.lowercased()] = index
+        }
+    }
+
+    public func read(_ url: URL, lenient: Bool) throws -> PredictionSet {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw EvaluationError.badPredictionFile(file: url.path, reason: "cannot read: \(error.localizedDescription)")
+        }
+        return try parse(data, file: url.path, lenient: lenient)
+    }
+
+    public func parse(_ data: Data, file: String, lenient: Bool) throws -> PredictionSet {
+        let root: Any
+        do { root = try JSONSerialization.jsonObject(with: data) } catch {
+            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON (\(error.localizedDescription)); note that NaN and Infinity are not JSON numbers")
+        }
+        guard let entries = root as? [Any] else {
+            throw EvaluationError.badPredictionFile(file: file, reason: "expected a JSON array of {\"image_id\", \"category_id\", \"bbox\", \"score\"} objects (COCO results format)")
+        }
+        var predictions: [PredictedBox] = []
+        predictions.reserveCapacity(entries.count)
+        var skipped: [String: Int] = [:]
+        var usedNumericClassIndex = false
+        for (index, entry) in entries.enumerated() {
+            do {
+                let (prediction, numericIndex) = try decode(entry)
+                usedNumericClassIndex = usedNumericClassIndex || numericIndex
+                predictions.append(prediction)
+            } catch let problem as EntryProblem {
+                guard lenient else { throw EvaluationError.badPrediction(file: file, entry: index, reason: problem.message) }
+                skipped[problem.kind, default: 0] += 1
+            }
+        }
+        var notes: [String] = []
+        if usedNumericClassIndex {
+            notes.append("numeric category_id values were read as 0-based class indices (the dataset has no COCO category ids)")
+        }
+        return PredictionSet(predictions: predictions, entries: entries.count, skipped: skipped, notes: notes)
+    }
+
+    struct EntryProblem: Error {
+        /// Short, countable reason ("unknown image").
+        let kind: String
+        let message: String
+    }
+
+    private func decode(_ entry: Any) throws -> (PredictedBox, Bool) {
+        guard let object = entry as? [String: Any] else {
+            throw EntryProblem(kind: "not an object", message: "expected an object with image_id, category_id, bbox and score")
+        }
+        for key in ["image_id", "category_id", "bbox", "score"] where object[key] == nil {
+            throw EntryProblem(kind: "missing key", message: "missing key \"\(key)\"")
+        }
+        let image = try resolveImage(object["image_id"]!)
+        let (classIndex, numericIndex) = try resolveClass(object["category_id"]!)
+        guard let values = object["bbox"] as? [Any], values.count == 4 else {
+            throw EntryProblem(kind: "bad bbox", message: "bbox must be [x, y, width, height], got \(Self.show(object["bbox"]!))")
+        }
+        let numbers = values.compactMap(Self.number)
+        guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
+            throw EntryProblem(kind: "bad bbox", message: "bbox must hold four finite numbers, got \(Self.show(values))")
+        }
+        guard numbers[2] >= 0, numbers[3] >= 0 else {
+            throw EntryProblem(kind: "negative size", message: "bbox has a negative size (width \(numbers[2]), height \(numbers[3]))")
+        }
+        guard let score = Self.number(object["score"]!), score.isFinite else {
+            throw EntryProblem(kind: "bad score", message: "score must be a finite number, got \(Self.show(object["score"]!))")
+        }
+        let box = BoundingBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        return (PredictedBox(imageIndex: image, classIndex: classIndex, box: box, score: score), numericIndex)
+    }
+
+    private func resolveImage(_ value: Any) throws -> Int {
+        if let text = value as? String {
+            if ambiguousNames.contains(text) {
+                throw EntryProblem(kind: "ambiguous image", message: "image_id \"\(text)\" names more than one image; use the relative image path or the COCO id")
+            }
+            if let index = imageByName[text] { return index }
+            if let id = Int(text), let index = imageByCOCOID[id] { return index }
+            throw EntryProblem(kind: "unknown image", message: "image_id \"\(text)\" is not an image of the evaluated split (matched against file names, paths and sample ids)")
+        }
+        if let number = Self.number(value), let id = Int(exactly: number) {
+            if let index = imageByCOCOID[id] { return index }
+            let hint = imageByCOCOID.isEmpty ? "; this dataset has no COCO image ids, so use file names as image_id" : ""
+            throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of the evaluated split\(hint)")
+        }
+        throw EntryProblem(kind: "unknown image", message: "image_id must be a COCO id or a file name, got \(Self.show(value))")
+    }
+
+    private func resolveClass(_ value: Any) throws -> (Int, Bool) {
+        if let text = value as? String {
+            if let index = classByName[text] ?? classByLowercasedName[text.lowercased()] { return (index, false) }
+            throw EntryProblem(kind: "unknown class", message: "category_id \"\(text)\" is not a class of this dataset (\(classNames.joined(separator: ", ")))")
+        }
+        if let number = Self.number(value), let id = Int(exactly: number) {
+            if cocoCategoryIDs != nil {
+                if let index = classByCOCOID[id] { return (index, false) }
+                let known = (cocoCategoryIDs ?? []).map(String.init).joined(separator: ", ")
+                throw EntryProblem(kind: "unknown class", message: "category_id \(id) is not a category of this dataset (ids: \(known))")
+            }
+            if (0..<classNames.count).contains(id) { return (id, true) }
+            throw EntryProblem(kind: "unknown class", message: "category_id \(id) is not a class index 0..\(classNames.count - 1); use class names")
+        }
+        throw EntryProblem(kind: "unknown class", message: "category_id must be a COCO category id or a class name, got \(Self.show(value))")
+    }
+
+    /// JSON numbers only (a Bool is not a number here, though Foundation bridges it to NSNumber).
+    static func number(_ value: Any) -> Double? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        return number.doubleValue
+    }
+
+    static func show(_ value: Any) -> String {
+        if let text = value as? String { return "\"\(text)\"" }
+        if let data = try? JSONSerialization.data(withJSONObject: [value], options: [.sortedKeys]),
+           var text = String(data: data, encoding: .utf8) {
+            text.removeFirst(); text.removeLast()
+            return text.count > 80 ? String(text.prefix(80)) + "…" : text
+        }
+        return String(describing: value)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The contents of `metrics.json`: what `thresholds pick` and `compare` read back.
+public struct EvaluationReport: Equatable, Codable {
+    public struct ClassReport: Equatable, Codable {
+        public var name: String
+        public var groundTruth: Int
+        public var detections: Int
+        public var ap50: Double?
+        public var apCenter: Double?
+        /// Present when thresholds were given: the confidence and P/R/F1 at it on this split.
+        public var threshold: Double?
+        public var precision: Double?
+        public var recall: Double?
+        public var f1: Double?
+        /// Operating points (one per distinct score) under IoU matching, relative to the report folder.
+        public var curveCSV: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, detections, threshold, precision, recall, f1
+            case groundTruth = "ground_truth", ap50, apCenter = "ap_center", curveCSV = "curve_csv"
+        }
+
+        public init(name: String, groundTruth: Int, detections: Int, ap50: Double?, apCenter: Double?, curveCSV: String) {
+            self.name = name; self.groundTruth = groundTruth; self.detections = detections
+            self.ap50 = ap50; self.apCenter = apCenter; self.curveCSV = curveCSV
+        }
+
+        /// AP values are written even when null (a class without ground truth); P/R/F1 only with thresholds.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(groundTruth, forKey: .groundTruth)
+            try c.encode(detections, forKey: .detections)
+            try c.encode(ap50, forKey: .ap50)
+            try c.encode(apCenter, forKey: .apCenter)
+            try c.encode(curveCSV, forKey: .curveCSV)
+            if threshold != nil || precision != nil {
+                try c.encode(threshold, forKey: .threshold)
+                try c.encode(precision, forKey: .precision)
+                try c.encode(recall, forKey: .recall)
+                try c.encode(f1, forKey: .f1)
+            }
+        }
+    }
+
+    /// Where thresholds came from and where they are applied: never the same split if avoidable.
+    public struct ThresholdSource: Equatable, Codable {
+        public var file: String
+        public var strategy: String
+        public var pickedOn: SplitReference
+        public var reportedOn: SplitReference
+        public var sameSplit: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case file, strategy, pickedOn = "picked_on", reportedOn = "reported_on", sameSplit = "same_split"
+        }
+    }
+
+    public struct SplitReference: Equatable, Codable {
+        public var dataset: String
+        public var split: String?
+        public init(dataset: String, split: String?) { self.dataset = dataset; self.split = split }
+        public var description: String { split.map { "\(dataset) split '\($0)'" } ?? "\(dataset) (all images)" }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(dataset, forKey: .dataset)
+            try c.encode(split, forKey: .split)
+        }
+        enum CodingKeys: String, CodingKey { case dataset, split }
+    }
+
+    public struct Confusion: Equatable, Codable {
+        public var labels: [String]
+        /// Confidence per class used for the matrix.
+        public var thresholds: [Double]
+        public var counts: [[Int]]
+    }
+
+    public var format: Int
+    public var data: SplitReference
+    public var predictions: String
+    public var predictionsRead: Int
+    public var predictionsSkipped: [String: Int]
+    public var iouThreshold: Double
+    public var interpolation: String
+    public var maxDetections: Int?
+    public var images: Int
+    public var classes: [ClassReport]
+    public var map50: Double?
+    public var mapCenter: Double?
+    public var weightedMap50: Double?
+    public var weightedMapCenter: Double?
+    public var thresholds: ThresholdSource?
+    public var confusion: Confusion
+    public var notes: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case format, data, predictions, images, classes, thresholds, confusion, notes, interpolation
+        case predictionsRead = "predictions_read", predictionsSkipped = "predictions_skipped"
+        case iouThreshold = "iou_threshold", maxDetections = "max_detections"
+        case map50, mapCenter = "map_center", weightedMap50 = "weighted_map50", weightedMapCenter = "weighted_map_center"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(data, forKey: .data)
+        try c.encode(predictions, forKey: .predictions)
+        try c.encode(predictionsRead, forKey: .predictionsRead)
+        try c.encode(predictionsSkipped, forKey: .predictionsSkipped)
+        try c.encode(iouThreshold, forKey: .iouThreshold)
+        try c.encode(interpolation, forKey: .interpolation)
+        try c.encode(maxDetections, forKey: .maxDetections)
+        try c.encode(images, forKey: .images)
+        try c.encode(classes, forKey: .classes)
+        try c.encode(map50, forKey: .map50)
+        try c.encode(mapCenter, forKey: .mapCenter)
+        try c.encode(weightedMap50, forKey: .weightedMap50)
+        try c.encode(weightedMapCenter, forKey: .weightedMapCenter)
+        try c.encode(thresholds, forKey: .thresholds)
+        try c.encode(confusion, forKey: .confusion)
+        try c.encode(notes, forKey: .notes)
+    }
+
+    public static let currentFormat = 1
+
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Reads `DIR/metrics.json` (or a metrics.json path).
+    public static func load(_ path: String) throws -> (report: EvaluationReport, folder: URL) {
+        var url = URL(fileURLWithPath: path)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            url = url.appendingPathComponent("metrics.json")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw EvaluationError.badReport(path: url.path, reason: "not found; pass a folder written by `screenlab evaluate --out`")
+        }
+        do {
+            return (try JSONDecoder().decode(EvaluationReport.self, from: data), url.deletingLastPathComponent())
+        } catch {
+            throw EvaluationError.badReport(path: url.path, reason: "not a ScreenLab metrics.json (\(Self.describe(error)))")
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key '\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong value at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+}

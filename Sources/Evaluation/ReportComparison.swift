@@ -1,0 +1,171 @@
+import Foundation
+import Plotting
+
+/// Side-by-side per-class AP@IoU and center AP of several reports, deltas against the first.
+public struct ReportComparison {
+    public var labels: [String]
+    public var reports: [EvaluationReport]
+    /// Union of class names, in the first report's order, then new ones as they appear.
+    public var classNames: [String]
+
+    public init(paths: [String]) throws {
+        guard paths.count >= 2 else { throw EvaluationError.invalidOption("compare needs at least two report folders") }
+        let loaded = try paths.map { try EvaluationReport.load($0).report }
+        self.init(labels: paths, reports: loaded)
+    }
+
+    public init(labels: [String], reports: [EvaluationReport]) {
+        self.labels = labels
+        self.reports = reports
+        var names: [String] = []
+        for report in reports { for c in report.classes where !names.contains(c.name) { names.append(c.name) } }
+        classNames = names
+    }
+
+    public var warnings: [String] {
+        var out: [String] = []
+        let settings = Set(reports.map { "IoU \($0.iouThreshold), \($0.interpolation)" })
+        if settings.count > 1 { out.append("reports use different settings (\(settings.sorted().joined(separator: " vs "))): AP values are not comparable") }
+        let data = Set(reports.map(\.data.description))
+        if data.count > 1 { out.append("reports are on different data: \(data.sorted().joined(separator: " vs "))") }
+        return out
+    }
+
+    func value(_ r: Int, _ name: String, center: Bool) -> Double? {
+        guard let c = reports[r].classes.first(where: { $0.name == name }) else { return nil }
+        return center ? c.apCenter : c.ap50
+    }
+
+    /// Cells as plain strings plus the sign of each delta (for colouring).
+    struct Row { var cells: [String]; var signs: [Int] }
+
+    func rows() -> (header: [String], rows: [Row]) {
+        let n = reports.count
+        let short = (0..<n).map { Self.letter($0) }
+        var header = ["Class"]
+        for metric in ["AP50", "APc"] {
+            header += short.map { "\(metric) \($0)" } + (1..<n).map { "Δ\(metric) \(short[$0])-\(short[0])" }
+        }
+        func line(_ name: String, _ get: (Int, Bool) -> Double?) -> Row {
+            var cells = [name], signs = [0]
+            for center in [false, true] {
+                let values = (0..<n).map { get($0, center) }
+                cells += values.map(ReportMarkdown.percent); signs += Array(repeating: 0, count: n)
+                for i in 1..<n {
+                    if let a = values[0], let b = values[i] {
+                        let delta = (b - a) * 100
+                        cells.append(String(format: "%+.1f", delta)); signs.append(abs(delta) < 0.05 ? 0 : (delta > 0 ? 1 : -1))
+                    } else { cells.append("—"); signs.append(0) }
+                }
+            }
+            return Row(cells: cells, signs: signs)
+        }
+        var rows = classNames.map { name in line(name) { value($0, name, center: $1) } }
+        rows.append(line("Mean") { $1 ? reports[$0].mapCenter : reports[$0].map50 })
+        rows.append(line("Weighted mean") { $1 ? reports[$0].weightedMapCenter : reports[$0].weightedMap50 })
+        return (header, rows)
+    }
+
+    static func letter(_ i: Int) -> String { i < 26 ? String(UnicodeScalar(UInt8(65 + i))) : "R\(i + 1)" }
+
+    var hasThresholds: Bool { reports.contains { $0.thresholds != nil } }
+
+    func thresholdRows() -> [[String]] {
+        classNames.map { name in
+            [name] + reports.map { r in
+                guard let c = r.classes.first(where: { $0.name == name }), let t = c.threshold else { return "—" }
+                return String(format: "%.3f (P %.2f R %.2f)", t, c.precision ?? .nan, c.recall ?? .nan)
+            }
+        }
+    }
+
+    /// B − A (and C − A, …) confusion counts, when all reports have the same labels.
+    func confusionDifferences() -> [(label: String, labels: [String], counts: [[Int]])]? {
+        let labels = reports[0].confusion.labels
+        guard reports.allSatisfy({ $0.confusion.labels == labels }) else { return nil }
+        return (1..<reports.count).map { i in
+            let diff = zip(reports[i].confusion.counts, reports[0].confusion.counts).map { zip($0, $1).map { $0 - $1 } }
+            return ("\(Self.letter(i)) − A", labels, diff)
+        }
+    }
+
+    // MARK: Rendering
+
+    public func terminal(color: Bool) -> String {
+        let (header, rows) = rows()
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.cells.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        func render(_ cells: [String], _ signs: [Int]) -> String {
+            cells.enumerated().map { i, cell in
+                let padded = i == 0 ? cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - cell.count) + cell
+                guard color, signs[i] != 0 else { return padded }
+                return (signs[i] > 0 ? "\u{1B}[32m" : "\u{1B}[31m") + padded + "\u{1B}[0m"
+            }.joined(separator: "  ")
+        }
+        var out = labels.enumerated().map { "\(Self.letter($0.offset)) = \($0.element)" }.joined(separator: "\n") + "\n\n"
+        out += render(header, Array(repeating: 0, count: header.count)) + "\n"
+        for (index, row) in rows.enumerated() {
+            if index == rows.count - 2 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n" }
+            out += render(row.cells, row.signs) + "\n"
+        }
+        if hasThresholds {
+            out += "\nThresholds (confidence, precision, recall on the reported split):\n"
+            for row in thresholdRows() { out += "  " + row.enumerated().map { $0.offset == 0 ? $0.element.padding(toLength: widths[0], withPad: " ", startingAt: 0) : $0.element }.joined(separator: "  ") + "\n" }
+        }
+        if let diffs = confusionDifferences() {
+            for diff in diffs {
+                let changed = diff.counts.enumerated().flatMap { r, row in row.enumerated().compactMap { c, v in v != 0 ? (r, c, v) : nil } }
+                    .sorted { abs($0.2) != abs($1.2) ? abs($0.2) > abs($1.2) : ($0.0, $0.1) < ($1.0, $1.1) }
+                out += "\nConfusion matrix \(diff.label): \(changed.isEmpty ? "no change" : "largest changes (true → predicted)")\n"
+                for (r, c, v) in changed.prefix(10) {
+                    let text = String(format: "%+d", v)
+                    let shown = color ? (v > 0 && r != c || v < 0 && r == c ? "\u{1B}[31m" : "\u{1B}[32m") + text + "\u{1B}[0m" : text
+                    out += "  \(diff.labels[r]) → \(diff.labels[c]): \(shown)\n"
+                }
+            }
+        } else {
+            out += "\nConfusion matrices have different classes; no difference shown.\n"
+        }
+        for warning in warnings { out += "warning: \(warning)\n" }
+        return out
+    }
+
+    public func markdown() -> String {
+        let (header, rows) = rows()
+        var out = "# Comparison\n\n" + labels.enumerated().map { "- **\(Self.letter($0.offset))**: `\($0.element)` (\(reports[$0.offset].data.description))" }.joined(separator: "\n") + "\n"
+        for warning in warnings { out += "- ⚠️ \(warning)\n" }
+        out += "\nAP in %, Δ in percentage points.\n\n| " + header.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: header.count - 1) + "\n"
+        for row in rows { out += "| " + row.cells.joined(separator: " | ") + " |\n" }
+        if hasThresholds {
+            out += "\n## Thresholds\n\n| Class | " + (0..<reports.count).map(Self.letter).joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: reports.count) + "\n"
+            for row in thresholdRows() { out += "| " + row.joined(separator: " | ") + " |\n" }
+        }
+        for diff in confusionDifferences() ?? [] {
+            out += "\n## Confusion matrix difference \(diff.label) (rows: true, columns: predicted)\n\n| | " + diff.labels.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: diff.labels.count) + "\n"
+            for (label, row) in zip(diff.labels, diff.counts) { out += "| \(label) | " + row.map { $0 == 0 ? "0" : String(format: "%+d", $0) }.joined(separator: " | ") + " |\n" }
+        }
+        return out
+    }
+
+    public func html() -> String {
+        let (header, rows) = rows()
+        let e = SVG.escape
+        var body = "<h1>Comparison</h1>\n<ul>" + labels.enumerated().map { "<li><b>\(Self.letter($0.offset))</b>: \(e($0.element)) (\(e(reports[$0.offset].data.description)))</li>" }.joined()
+        for warning in warnings { body += "<li class=\"warn\">\(e(warning))</li>" }
+        body += "</ul><p>AP in %, Δ in percentage points.</p>\n"
+        body += ReportHTML.table(header: header, rows: rows.map { row in
+            row.cells.enumerated().map { i, cell in row.signs[i] == 0 ? e(cell) : "<span class=\"\(row.signs[i] > 0 ? "pos" : "neg")\">\(e(cell))</span>" }
+        })
+        if hasThresholds {
+            body += "<h2>Thresholds</h2>\n" + ReportHTML.table(header: ["Class"] + (0..<reports.count).map(Self.letter), rows: thresholdRows().map { $0.map(e) })
+        }
+        for diff in confusionDifferences() ?? [] {
+            body += "<h2>Confusion matrix difference \(e(diff.label))</h2>\n"
+            body += ReportHTML.table(header: ["true \\ predicted"] + diff.labels, rows: zip(diff.labels, diff.counts).map { label, row in
+                [e(label)] + row.enumerated().map { _, v in v == 0 ? "0" : String(format: "%+d", v) }
+            })
+        }
+        return ReportHTML.page(title: "Comparison", body: body)
+    }
+}

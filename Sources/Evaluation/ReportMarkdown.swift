@@ -1,0 +1,43 @@
+import Foundation
+
+/// report.md: the paper's Table 1 layout (class, AP@0.5, AP center, count; mean and weighted mean).
+enum ReportMarkdown {
+    static func percent(_ value: Double?) -> String { value.map { String(format: "%.1f%%", $0 * 100) } ?? "—" }
+    static func decimal(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "—" }
+
+    static func render(_ outcome: EvaluationOutcome) -> String {
+        let r = outcome.report
+        var out = "# Evaluation report\n\n"
+        out += "- Data: \(r.data.description), \(r.images) images\n"
+        out += "- Predictions: \(r.predictions) (\(r.predictionsRead) scored"
+        out += r.predictionsSkipped.isEmpty ? ")\n" : ", \(r.predictionsSkipped.values.reduce(0, +)) skipped)\n"
+        out += "- Matching: IoU ≥ \(r.iouThreshold), \(r.interpolation) interpolation, "
+        out += r.maxDetections.map { "at most \($0) detections per image and class\n" } ?? "no detection cap\n"
+        if let t = r.thresholds {
+            out += "- Thresholds: \(t.file) (strategy \(t.strategy)), **picked on** \(t.pickedOn.description), **reported on** \(t.reportedOn.description)\n"
+        }
+        for warning in outcome.warnings { out += "- ⚠️ \(warning)\n" }
+        for note in r.notes { out += "- Note: \(note)\n" }
+        out += "\n## Average precision\n\n"
+        out += "| UI type | AP (IoU ≥ \(r.iouThreshold)) | AP (center) | Count |\n|---|---:|---:|---:|\n"
+        for c in r.classes { out += "| \(c.name) | \(percent(c.ap50)) | \(percent(c.apCenter)) | \(c.groundTruth) |\n" }
+        out += "| **Mean** | \(percent(r.map50)) | \(percent(r.mapCenter)) | |\n"
+        out += "| **Weighted mean** | \(percent(r.weightedMap50)) | \(percent(r.weightedMapCenter)) | \(r.classes.map(\.groundTruth).reduce(0, +)) |\n"
+        if r.thresholds != nil {
+            out += "\n## At the chosen thresholds (\(r.data.description))\n\n"
+            out += "| UI type | Confidence | Precision | Recall | F1 | Detections |\n|---|---:|---:|---:|---:|---:|\n"
+            for c in r.classes {
+                out += "| \(c.name) | \(c.threshold.map { String(format: "%.3f", $0) } ?? "—") | \(decimal(c.precision)) | \(decimal(c.recall)) | \(decimal(c.f1)) | \(c.detections) |\n"
+            }
+        }
+        out += "\n## Confusion matrix (rows: true, columns: predicted)\n\n"
+        let labels = r.confusion.labels
+        out += "| true \\ predicted | " + labels.joined(separator: " | ") + " |\n"
+        out += "|---|" + String(repeating: "---:|", count: labels.count) + "\n"
+        for (label, row) in zip(labels, r.confusion.counts) {
+            out += "| \(label) | " + row.map(String.init).joined(separator: " | ") + " |\n"
+        }
+        out += "\nFiles: `metrics.json`, `curves/*.csv` (every operating point), `confusion.csv`, `confusion-normalized.csv`, `plots/*.svg`, `report.html`.\n"
+        return out
+    }
+}

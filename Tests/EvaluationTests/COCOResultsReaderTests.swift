@@ -1,0 +1,100 @@
+import XCTest
+import Data
+@testable import Evaluation
+
+final class COCOResultsReaderTests: XCTestCase {
+    let samples = [
+        Sample(id: "home", imagePath: "images/home.png", width: 100, height: 200),
+        Sample(id: "settings", imagePath: "images/settings.jpg", width: 100, height: 200),
+    ]
+
+    func reader(cocoImageIDs: [Int?] = [17, 42], categoryIDs: [Int]? = [3, 8]) -> COCOResultsReader {
+        COCOResultsReader(samples: samples, cocoImageIDs: cocoImageIDs, classNames: ["Text", "Icon"], cocoCategoryIDs: categoryIDs)
+    }
+
+    func parse(_ json: String, lenient: Bool = false, _ reader: COCOResultsReader? = nil) throws -> PredictionSet {
+        try (reader ?? self.reader()).parse(Data(json.utf8), file: "preds.json", lenient: lenient)
+    }
+
+    func testIdsByNumberNameAndClassName() throws {
+        let set = try parse("""
+        [{"image_id": 42, "category_id": 8, "bbox": [1, 2, 3, 4], "score": 0.5},
+         {"image_id": "home.png", "category_id": "Text", "bbox": [1.5, 2, 3, 4], "score": 0.25, "id": 9, "area": 12},
+         {"image_id": "settings", "category_id": "icon", "bbox": [0, 0, 0, 0], "score": 1},
+         {"image_id": "images/home.png", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 2.5}]
+        """)
+        XCTAssertEqual(set.predictions, [
+            PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 0.5),
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 1.5, y: 2, width: 3, height: 4), score: 0.25),
+            PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 0, y: 0, width: 0, height: 0), score: 1),
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: 2.5),
+        ])
+        XCTAssertEqual(set.skippedCount, 0)
+    }
+
+    func testBadEntriesNameTheEntryAndValue() {
+        let cases: [(String, String)] = [
+            (#"{"image_id": 99, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}"#, "image_id 99"),
+            (#"{"image_id": "nope.png", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}"#, "\"nope.png\""),
+            (#"{"image_id": 17, "category_id": 5, "bbox": [0, 0, 1, 1], "score": 0.5}"#, "category_id 5"),
+            (#"{"image_id": 17, "category_id": "Button", "bbox": [0, 0, 1, 1], "score": 0.5}"#, "\"Button\""),
+            (#"{"image_id": 17, "category_id": 3, "bbox": [0, 0, -1, 1], "score": 0.5}"#, "negative size"),
+            (#"{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1], "score": 0.5}"#, "bbox"),
+            (#"{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": "high"}"#, "\"high\""),
+            (#"{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1]}"#, "\"score\""),
+            (#"{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": true}"#, "score"),
+        ]
+        for (entry, needle) in cases {
+            let json = #"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}, "# + entry + "]"
+            XCTAssertThrowsError(try parse(json), entry) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("entry 1"), text)
+                XCTAssertTrue(text.contains(needle), "\(text) should mention \(needle)")
+                XCTAssertTrue(text.contains("preds.json"), text)
+            }
+        }
+    }
+
+    func testNaNIsNotJSONAndIsReportedAsSuch() {
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": NaN}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("NaN"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"{"image_id": 17}"#)) { error in
+            XCTAssertTrue("\(error)".contains("array"), "\(error)")
+        }
+    }
+
+    func testLenientSkipsAndCountsByReason() throws {
+        let set = try parse("""
+        [{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5},
+         {"image_id": 99, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5},
+         {"image_id": 98, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5},
+         {"image_id": 17, "category_id": "Button", "bbox": [0, 0, 1, 1], "score": 0.5},
+         {"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, -2], "score": 0.5}]
+        """, lenient: true)
+        XCTAssertEqual(set.predictions.count, 1)
+        XCTAssertEqual(set.entries, 5)
+        XCTAssertEqual(set.skipped, ["unknown image": 2, "unknown class": 1, "negative size": 1])
+    }
+
+    func testWithoutCOCOIdsNumbersAreClassIndicesAndImagesNeedNames() throws {
+        let plain = reader(cocoImageIDs: [nil, nil], categoryIDs: nil)
+        let set = try parse(#"[{"image_id": "home", "category_id": 1, "bbox": [0, 0, 1, 1], "score": 0.5}]"#, plain)
+        XCTAssertEqual(set.predictions.first?.classIndex, 1)
+        XCTAssertFalse(set.notes.isEmpty, "the report says how numeric categories were read")
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 1, "bbox": [0, 0, 1, 1], "score": 0.5}]"#, plain)) { error in
+            XCTAssertTrue("\(error)".contains("file names"), "\(error)")
+        }
+    }
+
+    func testAmbiguousFileNamesAreRejected() {
+        let twins = [Sample(id: "a/x", imagePath: "a/x.png", width: 1, height: 1), Sample(id: "b/x", imagePath: "b/x.png", width: 1, height: 1)]
+        let reader = COCOResultsReader(samples: twins, cocoImageIDs: [nil, nil], classNames: ["Text"], cocoCategoryIDs: nil)
+        XCTAssertThrowsError(try reader.parse(Data(#"[{"image_id": "x.png", "category_id": "Text", "bbox": [0, 0, 1, 1], "score": 0.5}]"#.utf8),
+                                              file: "p.json", lenient: false)) { error in
+            XCTAssertTrue("\(error)".contains("more than one image"), "\(error)")
+        }
+        XCTAssertNoThrow(try reader.parse(Data(#"[{"image_id": "b/x.png", "category_id": "Text", "bbox": [0, 0, 1, 1], "score": 0.5}]"#.utf8),
+                                          file: "p.json", lenient: false))
+    }
+}

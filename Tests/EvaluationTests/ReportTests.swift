@@ -1,0 +1,134 @@
+import XCTest
+import Data
+@testable import Evaluation
+
+final class ReportTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-report-tests-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    /// Two screens, classes Text/Icon/Slider (Slider has no ground truth).
+    func dataset() -> Dataset {
+        let samples = [
+            sample("a", [(0, box(0, 0, 10, 10)), (0, box(20, 0, 10, 10)), (1, box(50, 50, 20, 20))]),
+            sample("b", [(0, box(0, 0, 10, 10)), (1, box(100, 100, 20, 20))]),
+        ]
+        return Dataset(root: URL(fileURLWithPath: "/data"), classes: ["Text", "Icon", "Slider"], samples: samples, splits: ["val": [0, 1]])
+    }
+
+    func predictions() -> PredictionSet {
+        let list = [
+            prediction(0, 0, box(0, 0, 10, 10), 0.9), prediction(0, 0, box(20, 0, 10, 10), 0.4), prediction(0, 0, box(300, 0, 10, 10), 0.6),
+            prediction(1, 0, box(0, 0, 10, 10), 0.8), prediction(0, 1, box(50, 50, 20, 20), 0.7), prediction(1, 1, box(0, 0, 10, 10), 0.3),
+            prediction(1, 2, box(400, 400, 10, 10), 0.5),
+        ]
+        return PredictionSet(predictions: list, entries: list.count + 1, skipped: ["unknown image": 1], notes: [])
+    }
+
+    func job(split: String, thresholds: ThresholdFile? = nil) -> EvaluationJob {
+        EvaluationJob(dataset: dataset(), data: .init(dataset: "/data/screens.yaml", split: split), predictionsPath: "preds.json",
+                      options: EvaluationOptions(), thresholds: thresholds, thresholdsPath: thresholds == nil ? nil : "t.yaml")
+    }
+
+    func testMetricsJSONHasTheDocumentedShape() throws {
+        let outcome = try job(split: "val").run(predictions: predictions())
+        let written = try ReportFiles.write(outcome, to: folder)
+        XCTAssertTrue(written.contains("report.html") && written.contains("curves/text.csv") && written.contains("plots/pr-icon.svg"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("metrics.json"))) as! [String: Any]
+        XCTAssertEqual(json["iou_threshold"] as? Double, 0.5)
+        XCTAssertEqual(json["interpolation"] as? String, "all-point")
+        XCTAssertEqual(json["images"] as? Int, 2)
+        for key in ["map50", "map_center", "weighted_map50", "weighted_map_center"] { XCTAssertNotNil(json[key] as? Double, key) }
+        let classes = json["classes"] as! [[String: Any]]
+        XCTAssertEqual(classes.map { $0["name"] as? String }, ["Text", "Icon", "Slider"])
+        XCTAssertEqual(classes[0]["ground_truth"] as? Int, 3)
+        XCTAssertEqual(classes[0]["detections"] as? Int, 4)
+        // Text ranks: TP .9, TP .8, FP .6, TP .4 → AP = 1/3 + 1/3 + (1/3)(3/4).
+        XCTAssertEqual(classes[0]["ap50"] as! Double, (1 + 1 + 0.75) / 3, accuracy: 1e-12)
+        XCTAssertTrue(classes[2]["ap50"] is NSNull, "no ground truth → null, not 0 and not missing")
+        XCTAssertTrue(classes[2]["ap_center"] is NSNull)
+        XCTAssertNil(classes[0]["threshold"], "P/R/F1 only with thresholds")
+        XCTAssertEqual(json["map50"] as! Double, ((1 + 1 + 0.75) / 3 + 0.5) / 2, accuracy: 1e-12, "Slider is left out of the mean")
+        XCTAssertEqual(json["weighted_map50"] as! Double, ((1 + 1 + 0.75) / 3 * 3 + 0.5 * 2) / 5, accuracy: 1e-12)
+        XCTAssertEqual((json["predictions_skipped"] as? [String: Int]), ["unknown image": 1])
+        let confusion = json["confusion"] as! [String: Any]
+        XCTAssertEqual(confusion["labels"] as? [String], ["Text", "Icon", "Slider", "background"])
+        let counts = confusion["counts"] as! [[Int]]
+        XCTAssertEqual(counts.map { $0.reduce(0, +) }.prefix(3), [3, 2, 0], "row sums are ground-truth counts")
+
+        let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        XCTAssertTrue(markdown.contains("| Text | 91.7% |"), markdown)
+        XCTAssertTrue(markdown.contains("| **Weighted mean** |"))
+        let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertGreaterThanOrEqual(html.components(separatedBy: "<svg ").count - 1, 5)
+        XCTAssertFalse(html.contains("<script") || html.contains("src=") || html.contains("href="), "self-contained")
+        let csv = try String(contentsOf: folder.appendingPathComponent("curves/text.csv"), encoding: .utf8)
+        XCTAssertEqual(csv.split(separator: "\n").count, 5, "header + one line per distinct score")
+        // The report reads back.
+        XCTAssertEqual(try EvaluationReport.load(folder.path).report, outcome.report)
+    }
+
+    func testPickOnValReportOnTestKeepsTheSplitsApart() throws {
+        let valFolder = folder.appendingPathComponent("val")
+        try ReportFiles.write(try job(split: "val").run(predictions: predictions()), to: valFolder)
+        let (file, warnings) = try ThresholdFile.pick(fromReport: valFolder.path, strategy: .maxF1)
+        XCTAssertEqual(file.pickedOn, .init(dataset: "/data/screens.yaml", split: "val"))
+        // Text max F1: conf .8 → P 1, R 2/3, F1 .8 (conf .4 also has F1 .857: P 3/4, R 1).
+        let text = file.entry(named: "Text")!
+        XCTAssertEqual(text.confidence, 0.4)
+        XCTAssertEqual(text.f1!, 2 * 0.75 / 1.75, accuracy: 1e-12)
+        XCTAssertNil(file.entry(named: "Slider")!.confidence, "no ground truth → no threshold")
+        XCTAssertTrue(warnings.contains { $0.contains("Slider") })
+        let path = folder.appendingPathComponent("thresholds.yaml")
+        try file.yaml().write(to: path, atomically: true, encoding: .utf8)
+        let loaded = try ThresholdFile.load(path)
+        XCTAssertEqual(loaded, file, "YAML round trip")
+
+        let test = try job(split: "test", thresholds: loaded).run(predictions: predictions())
+        XCTAssertEqual(test.report.thresholds?.pickedOn.split, "val")
+        XCTAssertEqual(test.report.thresholds?.reportedOn.split, "test")
+        XCTAssertEqual(test.report.thresholds?.sameSplit, false)
+        XCTAssertEqual(test.report.classes[0].threshold, 0.4)
+        XCTAssertEqual(test.report.classes[0].precision!, 0.75, accuracy: 1e-12)
+        XCTAssertFalse(test.warnings.contains { $0.contains("picked on the split") })
+        XCTAssertEqual(test.report.confusion.thresholds[0], 0.4)
+        let same = try job(split: "val", thresholds: loaded).run(predictions: predictions())
+        XCTAssertTrue(same.warnings.contains { $0.contains("picked on the split they are reported on") })
+        let json = String(decoding: try test.report.jsonData(), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"picked_on\"") && json.contains("\"reported_on\""))
+    }
+
+    func testThresholdFileErrorsNameTheKeyOrClass() throws {
+        let path = folder.appendingPathComponent("bad.yaml")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "strategy: max-f1\niou_threshold: 0.5\npicked_on: {dataset: d, split: val}\nclasses:\n  - name: Text\n    confidnce: 0.3\n"
+            .write(to: path, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try ThresholdFile.load(path)) { XCTAssertTrue("\($0)".contains("confidnce"), "\($0)") }
+        let partial = ThresholdFile(strategy: "max-f1", iouThreshold: 0.5, pickedOn: .init(dataset: "d", split: "val"), report: "",
+                                    classes: [.init(name: "Text", confidence: 0.5, precision: nil, recall: nil, f1: nil, fallback: false, note: nil)])
+        XCTAssertThrowsError(try job(split: "test", thresholds: partial).run(predictions: predictions())) {
+            XCTAssertTrue("\($0)".contains("'Icon'"), "\($0)")
+        }
+    }
+
+    func testCompareDeltasColoursAndConfusionDifference() throws {
+        let a = try job(split: "val").run(predictions: predictions()).report
+        var better = predictions()
+        better.predictions.removeAll { $0.score == 0.6 }  // drop Text's false positive
+        let b = try job(split: "val").run(predictions: better).report
+        let comparison = ReportComparison(labels: ["runs/a", "runs/b"], reports: [a, b])
+        let plain = comparison.terminal(color: false)
+        XCTAssertFalse(plain.contains("\u{1B}["))
+        // Text: 91.7% → 100%: +8.3 points.
+        XCTAssertTrue(plain.contains("+8.3"), plain)
+        XCTAssertTrue(comparison.terminal(color: true).contains("\u{1B}[32m"))
+        XCTAssertTrue(plain.contains("background → Text: -1"), plain)
+        let markdown = comparison.markdown()
+        XCTAssertTrue(markdown.contains("| Text | 91.7% | 100.0% | +8.3 |"), markdown)
+        XCTAssertTrue(comparison.html().contains("class=\"pos\""))
+    }
+}
