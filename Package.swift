@@ -11,9 +11,11 @@ let kernelSettings: [SwiftSetting] = [
 ]
 
 /// Kernels' SIMD8/SIMD16 loops: AVX2 (Haswell and later, incl. Zen) makes the memory-bound
-/// depthwise and batch-norm kernels ~30% faster than the x86-64 SSE2 baseline.
+/// depthwise and batch-norm kernels ~30% faster than the x86-64 SSE2 baseline. Set
+/// SCREENLAB_PORTABLE=1 when building for a CPU without AVX2 (older than ~2013).
 #if arch(x86_64)
-let vectorISASettings: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]
+let vectorISASettings: [SwiftSetting] = Context.environment["SCREENLAB_PORTABLE"] == "1" ? []
+    : [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]
 #else
 let vectorISASettings: [SwiftSetting] = []
 #endif
