@@ -20,13 +20,22 @@ public enum Parallel {
         return max(1, ProcessInfo.processInfo.activeProcessorCount)
     }()
 
-    /// True while a `forEachChunk` with more than one worker is running: nested parallel
-    /// calls (including GEMM splitting) then run inline on the calling worker.
-    private(set) static var isInsideParallelRegion = false
+    /// True on a thread that is running a chunk of a multi-worker `forEachChunk`: nested
+    /// parallel calls (including GEMM splitting) then run inline on that worker. Kept per
+    /// thread, so another thread (say a data loader) calling kernels at the same time is
+    /// not affected.
+    static var isInsideParallelRegion: Bool { pthread_getspecific(regionKey) != nil }
+
+    private static let regionKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
 
     static let configureBLAS: Void = { openblas_set_num_threads(1) }()
 
     /// Worker threads used by the kernels (≥ 1). Default: the number of active processors.
+    /// Set it from one thread before starting work, not while kernels run.
     public static var threadCount: Int {
         get { storedThreadCount }
         set {
@@ -52,11 +61,12 @@ public enum Parallel {
         let workers = workerCount(for: count)
         if workers == 0 { return }
         if workers == 1 { body(0..<count, 0); return }
-        isInsideParallelRegion = true
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let outer = pthread_getspecific(regionKey)
+            pthread_setspecific(regionKey, UnsafeRawPointer(bitPattern: 1))
             body(chunk(worker, of: workers, count: count), worker)
+            pthread_setspecific(regionKey, outer)
         }
-        isInsideParallelRegion = false
     }
 
     /// Calls `body(i)` for every `i` in `0..<count`, chunked as `forEachChunk`.

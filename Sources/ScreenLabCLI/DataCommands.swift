@@ -1,8 +1,163 @@
 import ArgumentParser
+import Data
+import Foundation
 
 // Owned by the datasets work: check, stats, split (synth lives in SynthCommand.swift).
 struct DataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data", abstract: "Inspect, validate, split and generate datasets.",
-        subcommands: [DataSynthCommand.self])
+        subcommands: [DataCheckCommand.self, DataStatsCommand.self, DataSplitCommand.self, DataConvertCommand.self,
+                      DataSynthCommand.self])
+}
+
+/// Prints what a reader skipped or changed (e.g. ignored classes, iscrowd boxes).
+func printNotes(_ dataset: Dataset) {
+    for note in dataset.notes { print("note: \(note)") }
+}
+
+struct DataCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Find missing/corrupt images, bad boxes and label lines, duplicates and split leaks.",
+        discussion: """
+            DATASET is a dataset config (.yaml), a YOLO folder or a COCO .json. Every problem is printed
+            with its file and line, then counts per problem type; exits non-zero when there are problems.
+            --fix --out DIR writes a NEW label set (boxes clipped to the image; zero-area, unknown-class
+            and malformed lines dropped) and lists every change; the original is never edited.
+            """)
+
+    @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json.") var dataset: String
+    @Flag(help: "Decode every image fully (finds truncated files a header read misses).") var decode = false
+    @Flag(help: "Write a fixed copy of the labels to --out.") var fix = false
+    @Option(help: "Folder for the fixed label set (new or empty).") var out: String?
+    @Option(help: "Print at most this many problems per type (all by default).") var maxPerType: Int?
+
+    func validate() throws {
+        if fix && out == nil { throw failure("--fix needs --out DIR (a new folder; the original is never edited)") }
+        if out != nil && !fix { throw failure("--out is only used with --fix") }
+    }
+
+    func run() throws {
+        let reference = DatasetReference.parse(dataset)
+        guard reference.split == nil else { throw failure("check runs on a whole dataset; drop ':\(reference.split!)'") }
+        let url = URL(fileURLWithPath: reference.path)
+        let report: CheckReport
+        do { report = try DatasetChecker.check(url, options: .init(decodeImages: decode, showProgress: true)) } catch {
+            throw failure("\(error)")
+        }
+        printNotes(report.dataset)
+        for (kind, count) in report.counts where count > 0 {
+            let shown = report.issues.filter { $0.kind == kind }.prefix(maxPerType ?? Int.max)
+            for issue in shown { print(issue) }
+            if shown.count < count { print("... \(count - shown.count) more \(kind.rawValue) problems") }
+        }
+        let table = TextTable(header: ["problem", "count"], rows: report.counts.map { [$0.kind.rawValue, String($0.count)] })
+        print("\n\(report.dataset.samples.count) readable images, \(report.dataset.samples.reduce(0) { $0 + $1.annotations.count }) boxes checked")
+        print(table.terminal())
+        if fix, let out {
+            let (fixed, summary) = DatasetFixer.fix(report)
+            let format = (try? DatasetLoader.format(of: url)) ?? .yolo
+            do { try DatasetFixer.write(fixed, sourceFormat: format, to: URL(fileURLWithPath: out), showProgress: true) } catch {
+                throw failure("\(error)")
+            }
+            print("\nwrote the fixed label set to \(out)")
+            summary.lines.forEach { print($0) }
+        }
+        if !report.issues.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// Loads a dataset for a command, turning library errors into a message and a non-zero exit.
+func loadDataset(_ text: String) throws -> Dataset {
+    do { return try DatasetLoader.load(DatasetReference.parse(text), showProgress: true) } catch { throw failure("\(error)") }
+}
+
+struct DataStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Class counts per split, boxes per image, box size and aspect histograms.",
+        discussion: "Prints aligned tables; --out DIR also writes report.md with SVG charts.")
+
+    @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json, optionally :SPLIT.") var dataset: String
+    @Option(help: "Folder for report.md and the SVG charts.") var out: String?
+
+    func run() throws {
+        let data = try loadDataset(dataset)
+        printNotes(data)
+        let stats = DatasetStats.compute(data)
+        print(stats.terminalReport())
+        if let out {
+            do { try stats.writeReport(title: "Dataset statistics: \(dataset)", to: URL(fileURLWithPath: out)) } catch { throw failure("\(error)") }
+            print("\nwrote \(out)/report.md and 4 SVG charts")
+        }
+    }
+}
+
+struct DataSplitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "split",
+        abstract: "New train/val/test splits by group (app) or image, stratified by class, seeded.",
+        discussion: """
+            Writes DIR as a YOLO dataset (labels, links to the images, splits/NAME.txt lists, manifest.tsv
+            with groups) that every command reads. --by group keeps each app in one split (the leakage
+            Screen Recognition warns about); samples without a group need --by image.
+            """)
+
+    @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json.") var dataset: String
+    @Option(help: "Split unit: group (app) or image.") var by: String = "group"
+    @Option(help: "Random seed (ties and unit order).") var seed: UInt64 = 0
+    @Option(help: "Fractions per split, summing to 1.") var fractions: String = "0.8,0.1,0.1"
+    @Option(help: "Split names, one per fraction.") var names: String = "train,val,test"
+    @Option(help: "Output folder (new or empty).") var out: String
+
+    func run() throws {
+        guard let unit = DatasetSplitter.Unit(rawValue: by) else { throw failure("--by must be group or image, not '\(by)'") }
+        let parsed = fractions.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parsed.allSatisfy({ $0 != nil }) else { throw failure("--fractions '\(fractions)' must be numbers like 0.8,0.1,0.1") }
+        let splitNames = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var data = try loadDataset(dataset)
+        printNotes(data)
+        do {
+            data.splits = try DatasetSplitter.split(data, names: splitNames, fractions: parsed.map { $0! }, by: unit, seed: seed)
+            try DatasetFixer.write(data, sourceFormat: .yolo, to: URL(fileURLWithPath: out), showProgress: true)
+        } catch { throw failure("\(error)") }
+        let groups = splitNames.map { name in Set(data.splits[name]!.compactMap { data.samples[$0].group }).count }
+        print("split \(data.samples.count) images by \(unit.rawValue) with seed \(seed): "
+              + zip(splitNames, groups).map { "\($0) \(data.splits[$0]!.count) images" + (unit == .group ? " / \($1) groups" : "") }.joined(separator: ", "))
+        print(DatasetStats.compute(data).classTable().terminal())
+        print("\nwrote \(out) (splits/*.txt, labels, image links, manifest.tsv)")
+    }
+}
+
+struct DataConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Write a dataset (after its config's class mapping) as YOLO or COCO.",
+        discussion: """
+            YOLO: DIR gets classes.txt, labels/, splits/, manifest.tsv and images/ (links, or copies with
+            --copy-images). COCO: DIR/annotations.json, image paths relative to it, with COCO ids kept.
+            """)
+
+    @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json, optionally :SPLIT.") var dataset: String
+    @Option(help: "Output format: yolo or coco.") var to: String
+    @Option(help: "Output folder (new or empty).") var out: String
+    @Flag(help: "Copy images into a YOLO output instead of linking them.") var copyImages = false
+
+    func run() throws {
+        let data = try loadDataset(dataset)
+        printNotes(data)
+        let folder = URL(fileURLWithPath: out)
+        if let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !contents.isEmpty {
+            throw failure("\(out) is not empty; give a new folder")
+        }
+        do {
+            switch to {
+            case "yolo": try YOLOWriter.write(data, to: folder, images: copyImages ? .copy : .symlink, showProgress: true)
+            case "coco": try COCOWriter.write(data, to: folder.appendingPathComponent("annotations.json"))
+            default: throw failure("--to must be yolo or coco, not '\(to)'")
+            }
+        } catch let error as ValidationError { throw error } catch { throw failure("\(error)") }
+        print("wrote \(data.samples.count) images, \(data.samples.reduce(0) { $0 + $1.annotations.count }) boxes, "
+              + "\(data.classes.count) classes as \(to) to \(out)")
+    }
 }

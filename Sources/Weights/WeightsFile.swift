@@ -74,12 +74,14 @@ public enum TensorDType: UInt8, Sendable, CustomStringConvertible {
 }
 
 extension WeightsFile {
-    /// Reads and fully checks a weights file: one read (memory-mapped), every offset and length
-    /// checked against the file size before use, every checksum verified.
+    /// Reads and fully checks a weights file: one read, every offset and length checked against
+    /// the file size before use, every checksum verified. (Not memory-mapped: a file truncated in
+    /// place by another program while mapped would kill the process with SIGBUS; reading 5 MB
+    /// costs about a millisecond.)
     public static func read(contentsOf url: URL, readerVersion: FormatVersion = .current) throws -> WeightsFile {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            data = try Data(contentsOf: url)
         } catch {
             throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
         }
@@ -100,11 +102,14 @@ extension WeightsFile {
         try AtomicFile.write(Data(bytes), to: url)
     }
 
-    /// The same weights with new thresholds (validated against the class list).
+    /// The same weights (tensors shared, not copied) with new thresholds, validated against
+    /// the class list (errors index `thresholds` as given) and stored in class order.
     public func settingThresholds(_ thresholds: [ClassThreshold]?, file: String) throws -> WeightsFile {
         var copy = WeightsFile(header: header, tensors: tensors)
         copy.header.thresholds = thresholds
         try copy.header.validate(file: file)
+        let classOrder = Dictionary(header.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        copy.header.thresholds = thresholds?.sorted { classOrder[$0.className, default: 0] < classOrder[$1.className, default: 0] }
         return copy
     }
 }

@@ -16,7 +16,8 @@ public enum WeightsFormat {
 
     // MARK: Writing
 
-    static func encode(_ weights: WeightsFile, file: String) throws -> [UInt8] {
+    /// The file's bytes (what `WeightsFile.write(to:)` writes atomically); `file` names it in errors.
+    public static func encode(_ weights: WeightsFile, file: String) throws -> [UInt8] {
         let header = weights.header
         try header.validate(file: file)
         try validateTensors(weights.tensors, file: file)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A weights format version. Minor versions only add fields that older readers skip; a new
 /// major version changes the layout and older readers refuse it.
 public struct FormatVersion: Comparable, Hashable, CustomStringConvertible, Sendable {
@@ -54,6 +56,12 @@ public struct WeightsHeader: Equatable, Sendable {
     /// The threshold of a class, if one was picked.
     public func threshold(forClass name: String) -> ClassThreshold? {
         thresholds?.first { $0.className == name }
+    }
+
+    /// The confidence threshold of every class, in class (output) order: the picked one, or
+    /// `defaultConfidence` for classes without one (what `screenlab predict` applies).
+    public func confidenceThresholds(default defaultConfidence: Double) -> [Double] {
+        classes.map { threshold(forClass: $0)?.confidence ?? defaultConfidence }
     }
 }
 
@@ -128,6 +136,13 @@ public struct Provenance: Equatable, Sendable {
     public var created: String
     public var valMAP50: Double?
     public var testMAP50: Double?
+
+    /// `created` for a file written now: ISO 8601 UTC to the second, e.g. `2026-11-22T08:00:00Z`.
+    public static func timestamp(_ date: Date = Date()) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
 
     public init(runID: String? = nil, experiment: String? = nil, dataset: String? = nil, trainSplit: String? = nil,
                 valSplit: String? = nil, testSplit: String? = nil, gitCommit: String? = nil, created: String,

@@ -109,3 +109,22 @@ final class ContactSheetTests: XCTestCase {
         XCTAssertEqual(sheet[2, 3], RGB(1, 1, 1))
     }
 }
+
+final class AugmentPreviewTests: XCTestCase {
+    func testSheetsHoldTheLoadersSamplesWithBoxesDrawn() throws {
+        let source = syntheticSource(count: 3)
+        var options = DataLoader.Options()
+        options.workers = 0
+        let loader = try DataLoader(source: source, pipeline: AugmentPipeline(preset: AugmentPreset(), source: source,
+                                                                              outputWidth: 60, outputHeight: 120), options: options)
+        // 5 samples from a 3-image epoch: continues into epoch 1; 4 per sheet → 2 sheets.
+        let sheets = try AugmentPreview.sheets(loader, classNames: ["Text", "Icon", "Slider"], count: 5, columns: 2, perSheet: 4)
+        XCTAssertEqual(sheets.count, 2)
+        XCTAssertEqual(sheets[0].width, 2 * 60 + 3 * 6)
+        XCTAssertEqual(sheets[1].height, 120 + 2 * 6)
+        let first = try loader.augmentedSample(epoch: 0, position: 0).sample
+        let drawn = AugmentPreview.overlay(first, classNames: ["Text", "Icon", "Slider"])
+        XCTAssertNotEqual(drawn, first.image, "boxes are drawn")
+        XCTAssertEqual(sheets[0][6 + 59, 6 + 119], drawn[59, 119])
+    }
+}

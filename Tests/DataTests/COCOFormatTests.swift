@@ -71,6 +71,13 @@ final class COCOFormatTests: XCTestCase {
         XCTAssertThrowsError(try COCOReader.read(url)) { XCTAssertTrue("\($0)".contains("annotations[0].bbox[2]"), "\($0)") }
     }
 
+    func testSampleIDsDropExtensionAndImagesFolder() {
+        XCTAssertEqual(COCOReader.sampleID(fileName: "images/s1.png"), "s1")
+        XCTAssertEqual(COCOReader.sampleID(fileName: "../images/train/a.jpg"), "train/a")
+        XCTAssertEqual(COCOReader.sampleID(fileName: "val/b.jpeg"), "val/b")
+        XCTAssertEqual(COCOReader.sampleID(fileName: "/data/images/c.png"), "c")
+    }
+
     func testRelativePathWalksUpWithDotDot() {
         let path = COCOWriter.relativePath(URL(fileURLWithPath: "/a/b/images/x.png"), from: URL(fileURLWithPath: "/a/c/d"))
         XCTAssertEqual(path, "../../b/images/x.png")

@@ -92,4 +92,24 @@ final class DatasetConfigTests: XCTestCase {
             XCTAssertEqual(config.dataURL.path, root.deletingLastPathComponent().appendingPathComponent("shared/datasets/x").standardizedFileURL.path)
         }
     }
+
+    /// COCO source: classes come ordered by category id (Text 3, Icon 7, Toggle (Selected) 10);
+    /// after mapping the source's category ids no longer describe the classes and are dropped.
+    func testCOCOSourceIsMappedAndLosesCategoryIDs() throws {
+        let file = try Fixtures.temporaryFolder(self).appendingPathComponent("coco.yaml")
+        let config = try DatasetConfig.parse(yaml: """
+            path: \(try Fixtures.url("coco-basic/instances.json").path)
+            format: coco
+            taxonomy: screen-recognition
+            mapping: {Text: Text, Icon: ignore, "Toggle (Selected)": "Toggle (Selected)"}
+            """, file: file)
+        let dataset = try config.load()
+        XCTAssertNil(dataset.cocoCategoryIDs)
+        XCTAssertEqual(dataset.samples.map(\.cocoImageID), [17, 4])
+        let toggle = Taxonomy.screenRecognition.index(of: "Toggle (Selected)")!
+        XCTAssertEqual(dataset.samples[0].annotations.map(\.classIndex), [Taxonomy.screenRecognition.index(of: "Text")!, toggle])
+        XCTAssertEqual(dataset.samples[0].annotations[1].selected, true)
+        XCTAssertTrue(dataset.samples[1].annotations.isEmpty)
+        XCTAssertEqual(dataset.notes.count, 2, "\(dataset.notes)")  // iscrowd skipped, Icon ignored
+    }
 }

@@ -104,4 +104,56 @@ final class YOLOFormatTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("classes.txt"), "\(error)")
         }
     }
+
+    /// The synthetic generator renders into out/images and then writes labels there: the images
+    /// must stay, also when the folder is reached through a symlink.
+    func testWritingIntoTheImagesOwnFolderKeepsTheImages() throws {
+        let folder = try Fixtures.temporaryFolder(self)
+        let real = folder.appendingPathComponent("real")
+        try FileManager.default.createDirectory(at: real.appendingPathComponent("images"), withIntermediateDirectories: true)
+        let bytes = try Data(contentsOf: try Fixtures.url("yolo-basic/images/screen1.png"))
+        try bytes.write(to: real.appendingPathComponent("images/a.png"))
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("alias"), withDestinationURL: real)
+        let sample = Sample(id: "a", imagePath: "images/a.png", width: 40, height: 20,
+                            annotations: [Annotation(classIndex: 0, box: BoundingBox(x: 1, y: 2, width: 3, height: 4))])
+        try YOLOWriter.write(Dataset(root: real, classes: ["Text"], samples: [sample]), to: folder.appendingPathComponent("alias"))
+        XCTAssertEqual(try Data(contentsOf: real.appendingPathComponent("images/a.png")), bytes)
+        XCTAssertEqual(try YOLOReader.read(real).samples.first?.annotations.count, 1)
+        // A different dataset must not replace an image file that is already there.
+        var renamed = Dataset(root: try Fixtures.url("yolo-basic"), classes: ["Text"],
+                            samples: [Sample(id: "a", imagePath: "images/screen1.png", width: 40, height: 20)])
+        renamed.samples[0].imagePath = try Fixtures.url("yolo-basic/images/screen2.png").path
+        try FileManager.default.copyItem(at: try Fixtures.url("yolo-basic/images/screen1.png"), to: real.appendingPathComponent("images/screen2.png"))
+        XCTAssertThrowsError(try YOLOWriter.write(renamed, to: real)) { XCTAssertTrue("\($0)".contains("is not a link"), "\($0)") }
+    }
+
+    /// A YOLO folder in a temporary directory with the given text files (path → content).
+    func folder(_ files: [String: String]) throws -> URL {
+        let root = try Fixtures.temporaryFolder(self)
+        for (path, content) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try content.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        return root
+    }
+
+    func testConflictingOrRepeatedClassNamesAreErrors() throws {
+        let conflicting = try folder(["classes.txt": "Text\nIcon\n", "data.yaml": "names: [Text, Picture]\n"])
+        XCTAssertThrowsError(try YOLOReader.read(conflicting)) { XCTAssertTrue("\($0)".contains("classes.txt: class names differ from data.yaml"), "\($0)") }
+        let repeated = try folder(["classes.txt": "Text\nIcon\nText\n"])
+        XCTAssertThrowsError(try YOLOReader.read(repeated)) { XCTAssertTrue("\($0)".contains("class names repeat"), "\($0)") }
+        let gap = try folder(["data.yaml": "names: {0: Text, 2: Icon}\n"])
+        XCTAssertThrowsError(try YOLOReader.read(gap)) { XCTAssertTrue("\($0)".contains("indices must be 0..<2 without gaps"), "\($0)") }
+        let badSplit = try folder(["data.yaml": "names: [Text]\ntrain: nowhere/images\n"])
+        XCTAssertThrowsError(try YOLOReader.read(badSplit)) { XCTAssertTrue("\($0)".contains("'nowhere/images' does not exist"), "\($0)") }
+    }
+
+    func testMalformedManifestRowNamesItsLine() throws {
+        let root = try folder(["classes.txt": "Text\n", "manifest.tsv": "image\twidth\theight\na.png\t10\t10\nb.png\tten\t10\n"])
+        XCTAssertThrowsError(try YOLOReader.read(root)) { error in
+            XCTAssertTrue("\(error)".contains("manifest.tsv:3: expected 3 tab-separated fields"), "\(error)")
+        }
+    }
 }

@@ -186,3 +186,17 @@ final class DrawingBadInputTests: XCTestCase {
         XCTAssertEqual(image, reversed)
     }
 }
+
+final class DrawingContactSheetTests: XCTestCase {
+    func testGridPlacesImagesRowByRowWithGaps() {
+        let red = RGBImage(width: 2, height: 3, fill: RGB(255, 0, 0)), blue = RGBImage(width: 2, height: 3, fill: RGB(0, 0, 255))
+        let sheet = ContactSheet.grid([red, blue, red], columns: 2, gap: 1, background: RGB(9, 9, 9))
+        XCTAssertEqual(sheet.width, 2 * 2 + 3); XCTAssertEqual(sheet.height, 2 * 3 + 3)
+        XCTAssertEqual(sheet[0, 0], RGB(9, 9, 9))
+        XCTAssertEqual(sheet[1, 1], RGB(255, 0, 0)); XCTAssertEqual(sheet[2, 3], RGB(255, 0, 0))
+        XCTAssertEqual(sheet[3, 1], RGB(9, 9, 9))
+        XCTAssertEqual(sheet[4, 1], RGB(0, 0, 255)); XCTAssertEqual(sheet[5, 3], RGB(0, 0, 255))
+        XCTAssertEqual(sheet[1, 5], RGB(255, 0, 0)); XCTAssertEqual(sheet[4, 5], RGB(9, 9, 9))
+        XCTAssertEqual(ContactSheet.grid([], columns: 3).width, 0)
+    }
+}

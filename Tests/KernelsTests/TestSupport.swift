@@ -54,3 +54,21 @@ extension Array where Element == Float {
         try withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
     }
 }
+
+/// Pointer buffers for tests that pass many arrays to one kernel; freed with the object.
+final class Scratch {
+    private var buffers: [UnsafeMutablePointer<Float>] = []
+
+    func zeros(_ count: Int) -> UnsafeMutablePointer<Float> { copy([Float](repeating: 0, count: count)) }
+
+    func copy(_ values: [Float]) -> UnsafeMutablePointer<Float> {
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: max(values.count, 1))
+        p.initialize(from: values, count: values.count)
+        buffers.append(p)
+        return p
+    }
+
+    func array(_ p: UnsafeMutablePointer<Float>, _ count: Int) -> [Float] { Array(UnsafeBufferPointer(start: p, count: count)) }
+
+    deinit { for p in buffers { p.deallocate() } }
+}

@@ -60,13 +60,15 @@ final class WeightsRoundTripTests: XCTestCase {
 
     func testSettingThresholdsKeepsTensorsIdentical() throws {
         let original = Sample.file()
-        let updated = try original.settingThresholds(Sample.thresholds, file: "new.slw")
+        let updated = try original.settingThresholds(Sample.thresholds.reversed(), file: "new.slw")
         let before = try decode(try Sample.encoded(original))
         let after = try decode(try Sample.encoded(updated))
         XCTAssertNil(before.header.thresholds)
         XCTAssertEqual(after.header.thresholds, Sample.thresholds)
         XCTAssertEqual(after.header.threshold(forClass: "Icon")?.confidence, 0.5)
         XCTAssertNil(after.header.threshold(forClass: "Text"))
+        XCTAssertEqual(after.header.confidenceThresholds(default: 0.25), [0.35, 0.25, 0.5], "Button, Text (default), Icon")
+        XCTAssertEqual(before.header.confidenceThresholds(default: 0.25), [0.25, 0.25, 0.25])
         XCTAssertEqual(after.layout?.entries.map(\.checksum), before.layout?.entries.map(\.checksum))
         for (a, b) in zip(before.tensors, after.tensors) { XCTAssertEqual(bitPatterns(a.tensor), bitPatterns(b.tensor)) }
         var unknown = Sample.thresholds
@@ -94,6 +96,22 @@ final class WeightsRoundTripTests: XCTestCase {
         expected["scale"] = nil
         XCTAssertThrowsError(try weights.validate(expectedShapes: expected, file: "m.slw")) { error in
             XCTAssertEqual(error as? WeightsError, .unexpectedTensors(file: "m.slw", names: ["scale"]))
+        }
+    }
+
+    func testTimestampIsISO8601UTC() {
+        XCTAssertEqual(Provenance.timestamp(Date(timeIntervalSince1970: 1_795_334_400)), "2026-11-22T08:00:00Z")
+    }
+
+    func testLoadChecksShapesFromDisk() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(getpid()).slw")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Sample.file().write(to: url)
+        var shapes = Dictionary(Sample.tensors().map { ($0.name, $0.tensor.shape) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(try WeightsFile.load(contentsOf: url, expectedShapes: shapes).tensors.count, 5)
+        shapes["scale"] = [1]
+        XCTAssertThrowsError(try WeightsFile.load(contentsOf: url, expectedShapes: shapes)) { error in
+            XCTAssertEqual(error as? WeightsError, .shapeMismatch(file: url.path, tensor: "scale", expected: [1], found: []))
         }
     }
 

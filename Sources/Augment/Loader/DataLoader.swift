@@ -23,6 +23,8 @@ public final class DataLoader {
         public var seed: UInt64 = 0
         /// Drop the last, smaller batch of an epoch.
         public var dropLast = false
+        /// Must match inference (the weights file records it).
+        public var normalization: PixelNormalization = .unit
         public init() {}
     }
 
@@ -89,7 +91,7 @@ struct BatchJob {
             let (sampleIndex, item) = try augmentedSample(at: position)
             let slot = (position - start) * 3 * height * width
             images.withUnsafeMutableBufferPointer { buffer in
-                ImagingShim.writeUnitCHW(item.image, into: buffer.baseAddress! + slot)
+                item.image.writeCHW(into: buffer.baseAddress! + slot, normalization: options.normalization)
             }
             targets.append(item.annotations)
             sampleIndices.append(sampleIndex)

@@ -10,6 +10,8 @@ public struct DatasetIssue: Error, Equatable, CustomStringConvertible {
         case zeroAreaBox = "zero-area box"
         case duplicateImage = "duplicate image"
         case imageInTwoSplits = "image in two splits"
+        case orphanLabel = "label without image"
+        case manifestMismatch = "manifest size mismatch"
         case invalidAnnotation = "invalid annotation"
 
         public static func < (a: Kind, b: Kind) -> Bool {
@@ -35,11 +37,32 @@ public struct DatasetIssue: Error, Equatable, CustomStringConvertible {
     var asError: DatasetError { .unreadable(file: file, line: line, reason: "\(kind.rawValue): \(message)") }
 }
 
+/// Where an annotation came from: the label file and line (YOLO) or the annotation id (COCO).
+public struct AnnotationSource: Equatable {
+    public var file: String
+    public var line: Int?
+    public var annotationID: Int?
+
+    public init(file: String, line: Int? = nil, annotationID: Int? = nil) {
+        self.file = file
+        self.line = line
+        self.annotationID = annotationID
+    }
+}
+
 /// Where a reader sends the problems it finds: strict readers throw the first one, lenient
-/// readers (used by `data check`) collect them all and keep going.
+/// readers (used by `data check`) collect them all and keep going, and also record where each
+/// annotation came from so later checks (box outside the image, ...) can name file and line.
 public final class IssueCollector {
     public let strict: Bool
     public private(set) var issues: [DatasetIssue] = []
+    /// Sample image path → the source of each of its annotations, in order (lenient mode only).
+    public var annotationSources: [String: [AnnotationSource]] = [:]
+
+    /// Records sources only in lenient mode: strict loads (training) need not pay for them.
+    func recordSources(_ sources: @autoclosure () -> [AnnotationSource], forImage imagePath: String) {
+        if !strict { annotationSources[imagePath] = sources() }
+    }
 
     public init(strict: Bool) { self.strict = strict }
 

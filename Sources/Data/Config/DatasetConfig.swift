@@ -61,10 +61,11 @@ public struct DatasetConfig {
         case .config:
             throw DatasetConfigError(file: file.path, line: nil, key: "path", "points to another config; point it at the data")
         }
-        return try apply(to: source)
+        return try apply(to: source, issues: issues)
     }
 
-    public func apply(to source: Dataset) throws -> Dataset {
+    /// Maps classes; `issues`' annotation sources (lenient loads) are filtered alongside.
+    public func apply(to source: Dataset, issues: IssueCollector? = nil) throws -> Dataset {
         if let sourceClasses, sourceClasses != source.classes {
             throw DatasetConfigError(file: file.path, line: nil, key: "source_classes",
                                      "the data at \(dataURL.path) has classes [\(source.classes.joined(separator: ", "))], not these")
@@ -75,6 +76,13 @@ public struct DatasetConfig {
         result.cocoCategoryIDs = table.isIdentity ? source.cocoCategoryIDs : nil
         var ignored = [Int](repeating: 0, count: source.classes.count)
         for s in result.samples.indices {
+            if let issues, let sources = issues.annotationSources[result.samples[s].imagePath] {
+                let kept = zip(result.samples[s].annotations, sources).filter { annotation, _ in
+                    if case .ignore = table.targets[annotation.classIndex] { return false }
+                    return true
+                }
+                issues.annotationSources[result.samples[s].imagePath] = kept.map(\.1)
+            }
             result.samples[s].annotations = result.samples[s].annotations.compactMap { annotation in
                 guard case let .target(classIndex, clickable) = table.targets[annotation.classIndex] else {
                     ignored[annotation.classIndex] += 1

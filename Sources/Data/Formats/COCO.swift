@@ -68,11 +68,11 @@ public enum COCOReader {
             }
             sampleIndex[image.id] = dataset.samples.count
             if let split = image.split { dataset.splits[split, default: []].append(dataset.samples.count) }
-            dataset.samples.append(Sample(id: ((image.file_name as NSString).lastPathComponent as NSString).deletingPathExtension,
-                                          imagePath: image.file_name, width: image.width, height: image.height,
+            dataset.samples.append(Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
                                           group: image.group, cocoImageID: image.id))
         }
         var crowdCount = 0
+        var sources = [[AnnotationSource]](repeating: [], count: dataset.samples.count)
         for annotation in file.annotations {
             let place = "annotation id \(annotation.id)"
             if annotation.iscrowd == 1 { crowdCount += 1; continue }
@@ -89,14 +89,24 @@ public enum COCOReader {
                 continue
             }
             let b = annotation.bbox
+            sources[sample].append(AnnotationSource(file: url.path, annotationID: annotation.id))
             dataset.samples[sample].annotations.append(Annotation(
                 classIndex: index, box: BoundingBox(x: b[0], y: b[1], width: b[2], height: b[3]),
                 selected: annotation.attributes?.selected, clickable: annotation.attributes?.clickable))
         }
+        for (sample, list) in zip(dataset.samples, sources) { issues.recordSources(list, forImage: sample.imagePath) }
         if crowdCount > 0 {
             dataset.notes.append("\(url.lastPathComponent): skipped \(crowdCount) iscrowd annotations (crowd ignore-regions are not used for UI screens)")
         }
         return dataset
+    }
+
+    /// The file name without extension and without the folders up to an `images/` folder, as
+    /// YOLO ids are (`images/train/a.png` → `train/a`), so ids stay unique across subfolders.
+    static func sampleID(fileName: String) -> String {
+        var components = (fileName as NSString).deletingPathExtension.split(separator: "/", omittingEmptySubsequences: true)
+        if let images = components.lastIndex(of: "images") { components.removeSubrange(...images) }
+        return components.joined(separator: "/")
     }
 
     static func decode(_ url: URL) throws -> COCOFile {

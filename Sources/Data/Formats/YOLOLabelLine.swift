@@ -32,41 +32,91 @@ public enum YOLOLabelLine: Equatable {
         parse(bytes: Array(line.utf8)[...])
     }
 
-    /// Byte-level parsing: label files are ASCII, and walking Characters (grapheme breaking)
-    /// made reading vins-ui's 40,670 lines several times slower.
+    /// Byte-level parsing: label files are ASCII, and walking Characters (grapheme breaking) or
+    /// making a String per field made reading vins-ui's 40,670 lines several times slower.
     static func parse(bytes: ArraySlice<UInt8>) -> Result<YOLOLabelLine, LabelLineError> {
-        var fields: [String] = []
-        fields.reserveCapacity(5)
-        var start: Int?
-        for i in bytes.indices {
-            let separator = bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 13  // space, tab, CR
-            if separator, let s = start {
-                fields.append(String(decoding: bytes[s..<i], as: UTF8.self))
-                start = nil
-            } else if !separator, start == nil {
-                start = i
-            }
+        bytes.withUnsafeBufferPointer { parse(line: $0) }
+    }
+
+    static func parse(line: UnsafeBufferPointer<UInt8>) -> Result<YOLOLabelLine, LabelLineError> {
+        let fieldCount = fieldRanges(line)
+        guard fieldCount == 5 || (fieldCount >= 7 && fieldCount % 2 == 1) else {
+            return .failure(.wrongFieldCount(fieldCount))
         }
-        if let s = start { fields.append(String(decoding: bytes[s...], as: UTF8.self)) }
-        guard fields.count == 5 || (fields.count >= 7 && fields.count % 2 == 1) else {
-            return .failure(.wrongFieldCount(fields.count))
-        }
-        guard let classIndex = Int(fields[0]) else { return .failure(.classNotAnInteger(fields[0])) }
-        guard classIndex >= 0 else { return .failure(.negativeClass(classIndex)) }
+        var classIndex = 0
         var numbers = [Double]()
-        numbers.reserveCapacity(fields.count - 1)
-        for position in 1..<fields.count {
-            let field = fields[position]
-            guard let value = Double(field) else { return .failure(.notANumber(field: position + 1, text: field)) }
-            guard value.isFinite else { return .failure(.notFinite(field: position + 1, text: field)) }
+        numbers.reserveCapacity(fieldCount - 1)
+        var failure: LabelLineError?
+        fieldRanges(line) { position, range in
+            let field = UnsafeBufferPointer(rebasing: line[range])
+            if position == 0 {
+                guard let value = integer(field) else { failure = .classNotAnInteger(text(field)); return false }
+                guard value >= 0 else { failure = .negativeClass(value); return false }
+                classIndex = value
+                return true
+            }
+            guard let value = number(field) else { failure = .notANumber(field: position + 1, text: text(field)); return false }
+            guard value.isFinite else { failure = .notFinite(field: position + 1, text: text(field)); return false }
             numbers.append(value)
+            return true
         }
+        if let failure { return .failure(failure) }
         if numbers.count == 4 {
             return .success(.box(classIndex: classIndex, centerX: numbers[0], centerY: numbers[1], width: numbers[2], height: numbers[3]))
         }
         let points = stride(from: 0, to: numbers.count, by: 2).map { (x: numbers[$0], y: numbers[$0 + 1]) }
         return .success(.polygon(classIndex: classIndex, points: points))
     }
+
+    /// Calls `body` with each field's position and byte range until it returns false; returns the field count.
+    @discardableResult
+    static func fieldRanges(_ line: UnsafeBufferPointer<UInt8>, _ body: (Int, Range<Int>) -> Bool = { _, _ in true }) -> Int {
+        var position = 0, start = -1
+        for i in 0...line.count {
+            let separator = i == line.count || line[i] == 32 || line[i] == 9 || line[i] == 13  // end, space, tab, CR
+            if separator, start >= 0 {
+                guard body(position, start..<i) else { return position + 1 }
+                position += 1
+                start = -1
+            } else if !separator, start < 0 {
+                start = i
+            }
+        }
+        return position
+    }
+
+    /// Optional sign and decimal digits, as `Int(String)` accepts.
+    static func integer(_ field: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0, negative = false
+        if field.count > 1, field[0] == 45 || field[0] == 43 { negative = field[0] == 45; i = 1 }  // - +
+        guard i < field.count else { return nil }
+        var value = 0
+        while i < field.count {
+            let digit = Int(field[i]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(digit)
+            guard !o1, !o2 else { return nil }
+            value = sum
+            i += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// `strtod` on a NUL-terminated stack copy (C locale: '.' decimal point); the whole field must be consumed.
+    static func number(_ field: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard field.count < 64 else { return Double(text(field)) }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double? in
+            for i in 0..<field.count { buffer[i] = CChar(bitPattern: field[i]) }
+            buffer[field.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(buffer.baseAddress!, &end)
+            guard let end, end - buffer.baseAddress! == field.count, field.count > 0 else { return nil }
+            return value
+        }
+    }
+
+    static func text(_ field: UnsafeBufferPointer<UInt8>) -> String { String(decoding: field, as: UTF8.self) }
 
     /// The box in pixels for an image of the given size.
     public func box(imageWidth: Int, imageHeight: Int) -> BoundingBox {

@@ -64,15 +64,27 @@ public enum YOLOReader {
                 return nil
             }
         }
-        let annotations = try readLabels(YOLOLayout.labelURL(forImage: entry.url), classCount: layout.classes.count,
-                                         imageWidth: size.width, imageHeight: size.height, issues: issues)
-        return Sample(id: sampleID(entry.url, root: layout.root), imagePath: relativePath(entry.url, root: layout.root),
+        let labelURL = YOLOLayout.labelURL(forImage: entry.url)
+        var lines: [Int] = []
+        let annotations = try readLabels(labelURL, classCount: layout.classes.count,
+                                         imageWidth: size.width, imageHeight: size.height, issues: issues, lineNumbers: &lines)
+        let imagePath = relativePath(entry.url, root: layout.root)
+        issues.recordSources(lines.map { AnnotationSource(file: labelURL.path, line: $0) }, forImage: imagePath)
+        return Sample(id: sampleID(entry.url, root: layout.root), imagePath: imagePath,
                       width: size.width, height: size.height, annotations: annotations, group: groups?.rows[key]?.group)
     }
 
     /// The boxes of one label file; a missing file is an image without boxes.
     public static func readLabels(_ url: URL, classCount: Int, imageWidth: Int, imageHeight: Int,
                                   issues: IssueCollector) throws -> [Annotation] {
+        var lineNumbers: [Int] = []
+        return try readLabels(url, classCount: classCount, imageWidth: imageWidth, imageHeight: imageHeight,
+                              issues: issues, lineNumbers: &lineNumbers)
+    }
+
+    /// Also returns the line number of each annotation.
+    static func readLabels(_ url: URL, classCount: Int, imageWidth: Int, imageHeight: Int,
+                           issues: IssueCollector, lineNumbers: inout [Int]) throws -> [Annotation] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         let bytes: [UInt8]
         do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
@@ -80,21 +92,25 @@ public enum YOLOReader {
             return []
         }
         var annotations: [Annotation] = []
-        var lineStart = 0, lineNumber = 0
-        while lineStart < bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: 10) ?? bytes.count  // "\n"
-            lineNumber += 1
-            defer { lineStart = lineEnd + 1 }
-            let line = bytes[lineStart..<lineEnd]
-            if line.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) { continue }
-            switch YOLOLabelLine.parse(bytes: line) {
-            case let .failure(error):
-                try issues.report(DatasetIssue(.malformedLine, file: url.path, line: lineNumber, error.description))
-            case let .success(parsed) where parsed.classIndex >= classCount:
-                try issues.report(DatasetIssue(.unknownClass, file: url.path, line: lineNumber,
-                                               "class id \(parsed.classIndex) but the dataset has \(classCount) classes (0...\(classCount - 1))"))
-            case let .success(parsed):
-                annotations.append(Annotation(classIndex: parsed.classIndex, box: parsed.box(imageWidth: imageWidth, imageHeight: imageHeight)))
+        try bytes.withUnsafeBufferPointer { file in
+            var lineStart = 0, lineNumber = 0
+            while lineStart < file.count {
+                var lineEnd = lineStart
+                while lineEnd < file.count && file[lineEnd] != 10 { lineEnd += 1 }  // "\n"
+                lineNumber += 1
+                defer { lineStart = lineEnd + 1 }
+                let line = UnsafeBufferPointer(rebasing: file[lineStart..<lineEnd])
+                if YOLOLabelLine.fieldRanges(line) == 0 { continue }  // blank line
+                switch YOLOLabelLine.parse(line: line) {
+                case let .failure(error):
+                    try issues.report(DatasetIssue(.malformedLine, file: url.path, line: lineNumber, error.description))
+                case let .success(parsed) where parsed.classIndex >= classCount:
+                    try issues.report(DatasetIssue(.unknownClass, file: url.path, line: lineNumber,
+                                                   "class id \(parsed.classIndex) but the dataset has \(classCount) classes (0...\(classCount - 1))"))
+                case let .success(parsed):
+                    annotations.append(Annotation(classIndex: parsed.classIndex, box: parsed.box(imageWidth: imageWidth, imageHeight: imageHeight)))
+                    lineNumbers.append(lineNumber)
+                }
             }
         }
         return annotations

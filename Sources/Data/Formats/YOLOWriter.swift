@@ -13,8 +13,10 @@ public enum YOLOWriter {
         case copy
     }
 
-    public static func write(_ dataset: Dataset, to folder: URL, images: ImageMode = .symlink) throws {
+    /// One atomic (fsynced) write per label file: about 100 files/s on a busy disk, so large sets show progress.
+    public static func write(_ dataset: Dataset, to folder: URL, images: ImageMode = .symlink, showProgress: Bool = false) throws {
         let fm = FileManager.default
+        let progress = ProgressLine("writing \(folder.lastPathComponent)", total: dataset.samples.count, unit: "images", enabled: showProgress)
         try AtomicFile.write(dataset.classes.joined(separator: "\n") + "\n", to: folder.appendingPathComponent("classes.txt"))
         let keys = try imageKeys(dataset)
         var manifest = ImageManifest()
@@ -36,7 +38,9 @@ public enum YOLOWriter {
             let label = YOLOLayout.labelURL(forImage: target)
             try AtomicFile.write(text, to: label)
             manifest.rows[key] = ImageManifest.Row(width: sample.width, height: sample.height, group: sample.group)
+            progress.advance()
         }
+        if showProgress { progress.finish() }
         try AtomicFile.write(manifest.tsv(), to: folder.appendingPathComponent(ImageManifest.fileName))
         for (name, indices) in dataset.splits {
             let lines = indices.map { "images/\(keys[$0])\n" }.joined()
@@ -62,6 +66,14 @@ public enum YOLOWriter {
     }
 
     static func placeImage(_ source: URL, at target: URL, mode: ImageMode, fileManager fm: FileManager) throws {
+        // The same file under another spelling (a symlinked folder): nothing to place, and
+        // replacing the "target" would delete the source.
+        if source.resolvingSymlinksInPath().path == target.resolvingSymlinksInPath().path { return }
+        let existingLink = try? fm.destinationOfSymbolicLink(atPath: target.path)
+        if existingLink == nil && fm.fileExists(atPath: target.path) {
+            throw DatasetError.unreadable(file: target.path, line: nil,
+                                          reason: "already exists and is not a link; write the dataset to a new folder")
+        }
         switch mode {
         case .copy:
             let bytes: Data
@@ -72,9 +84,7 @@ public enum YOLOWriter {
         case .symlink:
             do {
                 try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if (try? fm.destinationOfSymbolicLink(atPath: target.path)) != nil || fm.fileExists(atPath: target.path) {
-                    try fm.removeItem(at: target)
-                }
+                if existingLink != nil { try fm.removeItem(at: target) }
                 try fm.createSymbolicLink(at: target, withDestinationURL: source)
             } catch {
                 throw DatasetError.unreadable(file: target.path, line: nil, reason: "cannot link to \(source.path): \(error.localizedDescription)")

@@ -1,6 +1,7 @@
 /// One screenshot and its boxes.
 public struct Sample: Equatable, Hashable, Codable {
-    /// Stable identifier: the image file name without extension for YOLO, the COCO image id's file name for COCO.
+    /// Stable identifier: the image path under `images/` without extension (`train/a` for
+    /// `images/train/a.png`; the file name for a flat folder), for YOLO and COCO alike.
     public var id: String
     /// Path to the image; relative paths are resolved against the dataset root.
     public var imagePath: String

@@ -1,6 +1,6 @@
 /// Why an image file could not be read or written: names the file, says what is wrong and
 /// what to do about it.
-public struct ImageError: Error, CustomStringConvertible, Equatable {
+public struct ImageError: Error, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// No file at the path.
         case missing

@@ -1,5 +1,5 @@
 /// A rectangle that does not fit the image it was applied to.
-public struct ImageGeometryError: Error, CustomStringConvertible, Equatable {
+public struct ImageGeometryError: Error, CustomStringConvertible, Equatable, Sendable {
     public let operation: String
     public let detail: String
     public var description: String { "\(operation): \(detail)" }

@@ -11,63 +11,74 @@ extension RGBImage {
     }
 
     /// Writes this image scaled to `width`×`height` at `target`, whose rows are `rowStride`
-    /// bytes apart (so it can draw straight into a larger canvas). Separable: a horizontal
-    /// pass into a float buffer, then a vertical pass; taps come from `ResampleTable`.
-    /// Loops are `while` over raw pointers: for-in over ranges is not inlined in debug builds,
-    /// which the tests and data loaders run as.
+    /// bytes apart (so it can draw straight into a larger canvas). Separable, vertical pass
+    /// first: each output row blends its source rows into one float row (contiguous, so it
+    /// vectorizes), then gathers its columns — the gather, the costly part, runs only
+    /// `width × height` times. Loops are `while` over raw pointers (for-in over ranges is
+    /// not inlined in unoptimized builds).
     func resample(into target: UnsafeMutablePointer<UInt8>, rowStride: Int, width: Int, height: Int,
                   resampling: Resampling) {
         let columns = ResampleTable(source: self.width, target: width, resampling: resampling)
         let rows = ResampleTable(source: self.height, target: height, resampling: resampling)
-        let sourceHeight = self.height, sourceRowBytes = self.width * 3
-        let rowFloats = width * 3
-        let horizontal = UnsafeMutablePointer<Float>.allocate(capacity: sourceHeight * rowFloats)
-        let sum = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
-        defer { horizontal.deallocate(); sum.deallocate() }
+        let sourceRowBytes = self.width * 3
+        let blended = UnsafeMutablePointer<Float>.allocate(capacity: sourceRowBytes)
+        defer { blended.deallocate() }
         pixels.withUnsafeBufferPointer { sourceBuffer in
             let source = sourceBuffer.baseAddress!
-            columns.withPointers { starts, indices, weights in
-                var y = 0
-                while y < sourceHeight {
-                    let sourceRow = source + y * sourceRowBytes
-                    var output = horizontal + y * rowFloats
-                    var x = 0
-                    while x < width {
-                        var r: Float = 0, g: Float = 0, b: Float = 0
-                        var k = starts[x]
-                        let end = starts[x + 1]
-                        while k < end {
-                            let pixel = sourceRow + indices[k] * 3, w = weights[k]
-                            r += w * Float(pixel[0]); g += w * Float(pixel[1]); b += w * Float(pixel[2])
+            rows.withPointers { rowStarts, rowIndices, rowWeights in
+                columns.withPointers { columnStarts, columnIndices, columnWeights in
+                    var y = 0
+                    while y < height {
+                        // Vertical: blended = Σ w · source row.
+                        var k = rowStarts[y]
+                        blendRow(source + rowIndices[k] * sourceRowBytes, weight: rowWeights[k], into: blended,
+                                 count: sourceRowBytes, accumulate: false)
+                        k += 1
+                        while k < rowStarts[y + 1] {
+                            blendRow(source + rowIndices[k] * sourceRowBytes, weight: rowWeights[k], into: blended,
+                                     count: sourceRowBytes, accumulate: true)
                             k += 1
                         }
-                        output[0] = r; output[1] = g; output[2] = b
-                        output += 3
-                        x += 1
+                        // Horizontal: gather the taps of each output column.
+                        var output = target + y * rowStride
+                        var x = 0
+                        while x < width {
+                            var r: Float = 0.5, g: Float = 0.5, b: Float = 0.5  // +0.5: truncation rounds
+                            var t = columnStarts[x]
+                            let end = columnStarts[x + 1]
+                            while t < end {
+                                let pixel = blended + columnIndices[t] * 3, w = columnWeights[t]
+                                r += w * pixel[0]; g += w * pixel[1]; b += w * pixel[2]
+                                t += 1
+                            }
+                            // Weights are ≥ 0 and sum to 1, so values stay within [0.5, 255.5).
+                            output[0] = UInt8(r); output[1] = UInt8(g); output[2] = UInt8(b)
+                            output += 3
+                            x += 1
+                        }
+                        y += 1
                     }
-                    y += 1
                 }
             }
         }
-        rows.withPointers { starts, indices, weights in
-            var y = 0
-            while y < height {
-                sum.update(repeating: 0, count: rowFloats)
-                var k = starts[y]
-                let end = starts[y + 1]
-                while k < end {
-                    let sourceRow = horizontal + indices[k] * rowFloats, w = weights[k]
-                    var j = 0
-                    while j < rowFloats { sum[j] += w * sourceRow[j]; j += 1 }
-                    k += 1
-                }
-                let outputRow = target + y * rowStride
-                var j = 0
-                // Values are within [0, 255] up to float error; +0.5 then truncation rounds.
-                while j < rowFloats { outputRow[j] = UInt8(sum[j] + 0.5); j += 1 }
-                y += 1
-            }
-        }
+    }
+}
+
+/// target[j] (+)= weight · row[j], eight bytes at a time.
+@inline(__always)
+private func blendRow(_ row: UnsafePointer<UInt8>, weight: Float, into target: UnsafeMutablePointer<Float>,
+                      count: Int, accumulate: Bool) {
+    let raw = UnsafeRawPointer(row), targetRaw = UnsafeMutableRawPointer(target)
+    var j = 0
+    while j + 8 <= count {
+        var value = weight * SIMD8<Float>(raw.loadUnaligned(fromByteOffset: j, as: SIMD8<UInt8>.self))
+        if accumulate { value += targetRaw.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<Float>.self) }
+        targetRaw.storeBytes(of: value, toByteOffset: j * 4, as: SIMD8<Float>.self)
+        j += 8
+    }
+    while j < count {
+        target[j] = weight * Float(row[j]) + (accumulate ? target[j] : 0)
+        j += 1
     }
 }
 

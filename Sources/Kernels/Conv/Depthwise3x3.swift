@@ -32,8 +32,6 @@ enum Depthwise3x3 {
                 (buffer + (y + 1) * stride + 1).update(from: plane + y * width, count: width)
             }
         }
-
-        func zero() { buffer.update(repeating: 0, count: count) }
     }
 
     static func forwardStride1(_ p: PaddedPlane, _ f: Filter3x3, bias: Float, output: UnsafeMutablePointer<Float>) {
@@ -73,34 +71,65 @@ enum Depthwise3x3 {
         }
     }
 
-    /// Stride-2 input gradient: every output gradient adds `w·g` to the 3×3 input window it
-    /// came from. Row by row, even padded columns receive w0·g[x] and w2·g[x−1], odd ones w1·g[x].
+    /// Stride-2 input gradient as a gather, one input row at a time. Input row/column i
+    /// takes filter tap k from output o where i = 2o − 1 + k: even i only tap 1 (o = i/2),
+    /// odd i taps 0 (o = (i+1)/2) and 2 (o = (i−1)/2). Even and odd columns are computed as
+    /// two 8-lane vectors and interleaved; no read-modify-write of overlapping vectors.
+    /// `rows` holds the output-gradient rows with zero padding: `(outHeight + 1) × rowStride`.
     static func backwardInputStride2(
         gradOutput: UnsafePointer<Float>, outHeight: Int, outWidth: Int, _ f: Filter3x3,
-        accumulator p: PaddedPlane, gradInput: UnsafeMutablePointer<Float>
+        rows: GradientRows, gradInput: UnsafeMutablePointer<Float>, height: Int, width: Int
     ) {
-        p.zero()
-        let rowStride = p.stride
-        let zero = SIMD8<Float>()
-        for oy in 0..<outHeight {
-            let gyRow = gradOutput + oy * outWidth
-            let r0 = p.origin + 2 * oy * rowStride, r1 = r0 + rowStride, r2 = r1 + rowStride
-            var x = 0
-            while x < outWidth {
-                let g = x + 8 <= outWidth ? load8(gyRow + x) : loadPartial8(gyRow + x, count: outWidth - x)
-                let e0 = r0 + 2 * x, e1 = r1 + 2 * x, e2 = r2 + 2 * x
-                store16(load16(e0) + interleave(f.w0 * g, f.w1 * g), e0)
-                store16(load16(e0 + 2) + interleave(f.w2 * g, zero), e0 + 2)
-                store16(load16(e1) + interleave(f.w3 * g, f.w4 * g), e1)
-                store16(load16(e1 + 2) + interleave(f.w5 * g, zero), e1 + 2)
-                store16(load16(e2) + interleave(f.w6 * g, f.w7 * g), e2)
-                store16(load16(e2 + 2) + interleave(f.w8 * g, zero), e2 + 2)
-                x += 8
+        rows.load(gradOutput, height: outHeight, width: outWidth)
+        let rowStride = rows.stride
+        for y in 0..<height {
+            let dst = gradInput + y * width
+            let m = y >> 1
+            let bottom = UnsafePointer(rows.buffer + m * rowStride)
+            // Row outHeight of the buffer is zero: the missing output row below the image.
+            let top = bottom + rowStride
+            var j = 0
+            while 2 * j < width {
+                let even: SIMD8<Float>, odd: SIMD8<Float>
+                let b0 = load8(bottom + j), b1 = load8(bottom + j + 1)
+                if y & 1 == 0 {
+                    even = f.w4 * b0
+                    odd = f.w3 * b1 + f.w5 * b0
+                } else {
+                    let t0 = load8(top + j), t1 = load8(top + j + 1)
+                    even = f.w1 * t0 + f.w7 * b0
+                    odd = f.w0 * t1 + f.w2 * t0 + f.w6 * b1 + f.w8 * b0
+                }
+                let values = interleave(even, odd)
+                let remaining = width - 2 * j
+                if remaining >= 16 {
+                    store16(values, dst + 2 * j)
+                } else {
+                    for i in 0..<remaining { dst[2 * j + i] = values[i] }
+                }
+                j += 8
             }
         }
-        for y in 0..<p.height {
-            (gradInput + y * p.width).update(from: p.origin + (y + 1) * rowStride + 1, count: p.width)
+    }
+
+    /// Output-gradient rows copied into a buffer with zeroed columns past the row end and a
+    /// zeroed extra row, so the stride-2 gather needs no bounds checks.
+    struct GradientRows {
+        let stride: Int
+        let buffer: UnsafeMutablePointer<Float>
+
+        init(outHeight: Int, outWidth: Int) {
+            stride = outWidth + 9
+            let count = (outHeight + 1) * stride
+            buffer = .allocate(capacity: count)
+            buffer.initialize(repeating: 0, count: count)
         }
+
+        func load(_ plane: UnsafePointer<Float>, height: Int, width: Int) {
+            for y in 0..<height { (buffer + y * stride).update(from: plane + y * width, count: width) }
+        }
+
+        func free() { buffer.deallocate() }
     }
 
     /// Adds `Σ gradOutput · window` for the 9 taps of one plane into `sums`.

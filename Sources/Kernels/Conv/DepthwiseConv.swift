@@ -41,22 +41,21 @@ enum DepthwiseConv {
         let fast = g.isDepthwise3x3
         Parallel.forEachChunk(g.batch * channels) { planes, _ in
             // Stride 1: the input gradient is the padded gradient correlated with the
-            // rotated filter. Stride 2: scatter into a padded accumulator.
-            let padded = fast ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
-            defer { padded?.free() }
+            // rotated filter. Stride 2: a gather over zero-padded gradient rows.
+            let padded = fast && g.strideHeight == 1 ? Depthwise3x3.PaddedPlane(height: g.outHeight, width: g.outWidth) : nil
+            let rows = fast && g.strideHeight == 2 ? Depthwise3x3.GradientRows(outHeight: g.outHeight, outWidth: g.outWidth) : nil
+            defer { padded?.free(); rows?.free() }
             for p in planes {
                 let c = p % channels
                 let gy = gradOutput + p * outPlane, gx = gradInput + p * inPlane
                 let w = weight + c * taps
                 if let padded {
-                    if g.strideHeight == 1 {
-                        padded.load(gy)
-                        Depthwise3x3.forwardStride1(padded, Filter3x3(w, rotated: true), bias: 0, output: gx)
-                    } else {
-                        Depthwise3x3.backwardInputStride2(
-                            gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, Filter3x3(w),
-                            accumulator: padded, gradInput: gx)
-                    }
+                    padded.load(gy)
+                    Depthwise3x3.forwardStride1(padded, Filter3x3(w, rotated: true), bias: 0, output: gx)
+                } else if let rows {
+                    Depthwise3x3.backwardInputStride2(
+                        gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, Filter3x3(w), rows: rows,
+                        gradInput: gx, height: g.inHeight, width: g.inWidth)
                 } else {
                     genericBackwardInput(g, gradOutput: gy, weight: w, gradInput: gx)
                 }

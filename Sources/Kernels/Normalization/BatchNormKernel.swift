@@ -25,36 +25,52 @@ public enum BatchNormKernel {
         }
     }
 
-    /// `y = (x − mean) · invStd · gamma + beta`; nil gamma/beta mean 1/0. y may equal x.
+    /// `y = act((x − mean) · invStd · gamma + beta)`; nil gamma/beta mean 1/0, nil
+    /// activation the identity. relu/relu6 are fused into the same pass (saving a read and a
+    /// write of the tensor); the backward of a fused activation is `Activation.backward` on
+    /// this output. y may equal x.
     public static func normalize(
         input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
         mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
-        beta: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+        beta: UnsafePointer<Float>?, activation: ActivationKind? = nil, output: UnsafeMutablePointer<Float>
     ) {
         Parallel.forEach(batch * channels) { p in
             let c = p % channels
             let scale = invStd[c] * (gamma?[c] ?? 1)
             let shift = (beta?[c] ?? 0) - mean[c] * scale
-            VectorSums.affine(input + p * spatial, count: spatial, scale: scale, shift: shift, output: output + p * spatial)
+            VectorSums.affine(
+                input + p * spatial, count: spatial, scale: scale, shift: shift, activation: activation, output: output + p * spatial)
         }
     }
 
     /// Training-mode backward (the statistics depend on the batch):
     /// `dx = gamma·invStd·(dy − mean(dy) − x̂·mean(dy·x̂))`, `dgamma = Σ dy·x̂`, `dbeta = Σ dy`.
-    /// gradInput may equal gradOutput.
+    /// With `activation` (relu or relu6, fused in `normalize`), `gradOutput` is the gradient
+    /// of the activation's output `activationOutput` and is masked by its derivative on the
+    /// fly. gradInput may equal gradOutput.
     public static func backward(
         gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
         mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
+        activation: ActivationKind? = nil, activationOutput: UnsafePointer<Float>? = nil,
         gradInput: UnsafeMutablePointer<Float>, gradGamma: UnsafeMutablePointer<Float>?,
         gradBeta: UnsafeMutablePointer<Float>?
     ) {
+        let mask = FusedActivationMask(activation)
+        precondition(mask == nil || activationOutput != nil, "a fused activation needs activationOutput")
         let count = Float(batch * spatial)
         Parallel.forEach(channels) { c in
             var sumG = 0.0, sumGX = 0.0
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                sumG += VectorSums.sum(gradOutput + offset, count: spatial)
-                sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial)
+                if let mask, let y = activationOutput {
+                    let (s, d) = VectorSums.maskedSumAndDot(
+                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower, upper: mask.upper)
+                    sumG += s
+                    sumGX += d
+                } else {
+                    sumG += VectorSums.sum(gradOutput + offset, count: spatial)
+                    sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial)
+                }
             }
             let m = mean[c], s = invStd[c]
             // Σ dy·(x − mean) from Σ dy·x: the data sums are in Double, so the subtraction is safe.
@@ -67,41 +83,70 @@ public enum BatchNormKernel {
             let k = -a * Float(sumG) / count - b * m
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                VectorSums.combine(gradOutput + offset, input + offset, count: spatial, a: a, b: b, c: k, output: gradInput + offset)
+                if let mask, let y = activationOutput {
+                    VectorSums.combineMasked(
+                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower,
+                        upper: mask.upper, a: a, b: b, c: k, output: gradInput + offset)
+                } else {
+                    VectorSums.combine(
+                        gradOutput + offset, input + offset, count: spatial, a: a, b: b, c: k, output: gradInput + offset)
+                }
             }
         }
     }
 
-    /// Frozen batch norm: `y = x · scale[c] + shift[c]`. y may equal x.
+    /// Frozen batch norm: `y = act(x · scale[c] + shift[c])`, activation fused as in
+    /// `normalize`. y may equal x.
     public static func affine(
         input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
-        scale: UnsafePointer<Float>, shift: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+        scale: UnsafePointer<Float>, shift: UnsafePointer<Float>, activation: ActivationKind? = nil,
+        output: UnsafeMutablePointer<Float>
     ) {
         Parallel.forEach(batch * channels) { p in
             let c = p % channels
-            VectorSums.affine(input + p * spatial, count: spatial, scale: scale[c], shift: shift[c], output: output + p * spatial)
+            VectorSums.affine(
+                input + p * spatial, count: spatial, scale: scale[c], shift: shift[c], activation: activation,
+                output: output + p * spatial)
         }
     }
 
-    /// Backward of `affine`: `dx = dy·scale`, `dscale = Σ dy·x`, `dshift = Σ dy`.
+    /// Backward of `affine`: `dx = dy·scale`, `dscale = Σ dy·x`, `dshift = Σ dy`; a fused
+    /// relu/relu6 masks `gradOutput` by its derivative read from `activationOutput`.
     /// gradInput may equal gradOutput (the sums are taken first).
     public static func affineBackward(
         gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
-        scale: UnsafePointer<Float>, gradInput: UnsafeMutablePointer<Float>?,
-        gradScale: UnsafeMutablePointer<Float>?, gradShift: UnsafeMutablePointer<Float>?
+        scale: UnsafePointer<Float>, activation: ActivationKind? = nil, activationOutput: UnsafePointer<Float>? = nil,
+        gradInput: UnsafeMutablePointer<Float>?, gradScale: UnsafeMutablePointer<Float>?,
+        gradShift: UnsafeMutablePointer<Float>?
     ) {
+        let mask = FusedActivationMask(activation)
+        precondition(mask == nil || activationOutput != nil, "a fused activation needs activationOutput")
         Parallel.forEach(channels) { c in
             var sumG = 0.0, sumGX = 0.0
-            for n in 0..<batch {
-                let offset = (n * channels + c) * spatial
-                if gradShift != nil { sumG += VectorSums.sum(gradOutput + offset, count: spatial) }
-                if gradScale != nil { sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial) }
+            if gradShift != nil || gradScale != nil {
+                for n in 0..<batch {
+                    let offset = (n * channels + c) * spatial
+                    if let mask, let y = activationOutput {
+                        let (s, d) = VectorSums.maskedSumAndDot(
+                            gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower, upper: mask.upper)
+                        sumG += s
+                        sumGX += d
+                    } else {
+                        if gradShift != nil { sumG += VectorSums.sum(gradOutput + offset, count: spatial) }
+                        if gradScale != nil { sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial) }
+                    }
+                }
             }
             gradShift?[c] = Float(sumG)
             gradScale?[c] = Float(sumGX)
-            if let gradInput {
-                for n in 0..<batch {
-                    let offset = (n * channels + c) * spatial
+            guard let gradInput else { return }
+            for n in 0..<batch {
+                let offset = (n * channels + c) * spatial
+                if let mask, let y = activationOutput {
+                    VectorSums.combineMasked(
+                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower,
+                        upper: mask.upper, a: scale[c], b: 0, c: 0, output: gradInput + offset)
+                } else {
                     VectorSums.affine(gradOutput + offset, count: spatial, scale: scale[c], shift: 0, output: gradInput + offset)
                 }
             }

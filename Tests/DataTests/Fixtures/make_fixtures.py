@@ -67,5 +67,6 @@ text("yolo-problems/labels/ok.txt",
      "1 0.5 0.5 abc 0.1\n")       # line 7: not a number
 text("yolo-problems/labels/dup.txt", "1 0.5 0.5 0.5 0.5\n")
 text("yolo-problems/labels/shared.txt", "0 0.5 0.5 0.5 0.5\n")
+text("yolo-problems/labels/ghost.txt", "0 0.5 0.5 0.5 0.5\n")   # no images/ghost.*
 text("yolo-problems/splits/train.txt", "images/ok.png\nimages/dup.png\nimages/corrupt.png\nimages/missing.png\nimages/shared.png\n")
 text("yolo-problems/splits/val.txt", "images/shared.png\n")

@@ -1,0 +1,117 @@
+import Imaging
+
+/// System and app chrome: status bar, navigation bar, tab bar, alert dialog.
+extension ScreenBuilder {
+    static let statusBarHeight = 47.0
+    static let tabBarHeight = 83.0  // 49 of items + 34 of home indicator area
+
+    /// Time, signal and battery; unlabelled, as in Screen Recognition's data.
+    mutating func statusBar(onDark: Bool? = nil) {
+        let ink: RGBA = (onDark ?? theme.dark) ? .white : .black
+        text("9:41", x: 28, centerY: 25, factor: 2, color: ink, bold: true, labelled: false)
+        for i in 0..<4 {
+            let h = 4 + Double(i) * 2.5
+            fillRounded(width - 88 + Double(i) * 5, 30 - h, 3.5, h, radius: 1, .solid(ink))
+        }
+        strokeRounded(width - 52, 19, 25, 12, radius: 3.5, thickness: 1, ink.withOpacity(0.45))
+        fillRounded(width - 50, 21, 17, 8, radius: 2, .solid(ink))
+        fillRounded(width - 26.5, 23, 1.5, 4, radius: 0.7, .solid(ink.withOpacity(0.45)))
+    }
+
+    /// The navigation bar below the status bar; returns the y where content starts.
+    mutating func navigationBar(title: String, back: Bool) -> Double {
+        let top = Self.statusBarHeight, barHeight = 44.0
+        let m = theme.margin
+        if back { icon(.back, x: m - 4, y: top + 10, size: 24, color: theme.accent) }
+        var right = width - m
+        for _ in 0..<int(0...2) {
+            let glyph = pick(IconGlyph.toolbar)
+            icon(glyph, x: right - 24, y: top + 10, size: 24, color: theme.accent)
+            right -= 36
+        }
+        if theme.largeTitles {
+            let factor = theme.titleFactor + 1
+            if let fitted = fitting(title, factor: factor, maxWidth: width - 2 * m, bold: true) {
+                text(fitted, x: m, y: top + barHeight + 4, factor: factor, color: theme.primaryText, bold: true)
+            }
+            return top + barHeight + 4 + Double(BitmapFont.cellHeight * factor) + 12
+        }
+        if let fitted = fitting(title, factor: theme.titleFactor, maxWidth: width - 2 * (width - right) - 8, bold: true) {
+            let size = measure(fitted, factor: theme.titleFactor, bold: true)
+            text(fitted, x: (width - size.width) / 2, centerY: top + barHeight / 2, factor: theme.titleFactor, color: theme.primaryText, bold: true)
+        }
+        if !theme.dark && chance(0.5) { separator(x: 0, y: top + barHeight, width: width) }
+        return top + barHeight + 8
+    }
+
+    /// The bottom tab bar: each item is an Icon and a Text (Screen Recognition splits Tab Bar Items so).
+    mutating func tabBar() {
+        let top = height - Self.tabBarHeight
+        fillRect(0, top, width, Self.tabBarHeight, theme.dark ? RGBA(22, 22, 24) : RGBA(249, 249, 251))
+        separator(x: 0, y: top, width: width)
+        let count = theme.tabCount
+        let slot = width / Double(count)
+        let selected = int(0...(count - 1))
+        var glyphs = IconGlyph.tabs
+        for i in 0..<count {
+            let glyph = glyphs.remove(at: int(0...(glyphs.count - 1)))
+            let color = i == selected ? theme.accent : theme.secondaryText
+            let cx = slot * (Double(i) + 0.5)
+            icon(glyph, x: cx - 13, y: top + 6, size: 26, color: color, surface: theme.dark ? RGBA(22, 22, 24) : RGBA(249, 249, 251))
+            let title = pick(Vocabulary.screenTitles)
+            if let fitted = fitting(title, factor: 1, maxWidth: slot - 4) {
+                let size = measure(fitted, factor: 1)
+                text(fitted, x: cx - size.width / 2, y: top + 36, factor: 1, color: color, clickable: true)
+            }
+        }
+        homeIndicator()
+    }
+
+    mutating func homeIndicator() {
+        fillRounded(width / 2 - 67, height - 8 - 5, 134, 5, radius: 2.5, .solid(theme.dark ? .white : .black))
+    }
+
+    /// Dims the screen and draws a centred alert. Labels under the alert's box that it hides are dropped.
+    mutating func dialog() {
+        image.fill(.rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), color: RGBA(0, 0, 0, 100))
+        let w = 270.0, x = (width - w) / 2
+        let pick = int(0...(Vocabulary.dialogTitles.count - 1))
+        let title = Vocabulary.dialogTitles[pick], buttons = Vocabulary.dialogButtons[pick]
+        let messageLines = int(1...3)
+        let lineHeight = Double(BitmapFont.cellHeight) + 4
+        let buttonHeight = 44.0
+        let h = 20 + 18 + 8 + Double(messageLines) * lineHeight + 14 + buttonHeight
+        let y = (height - h) / 2 - 20
+        let surface: RGBA = theme.dark ? RGBA(44, 44, 46) : RGBA(248, 248, 250)
+        // Hidden labels go first so the dialog's own labels stay.
+        let hidden = BoundingBox(x: x * u, y: y * u, width: w * u, height: h * u)
+        annotations.removeAll { Self.intersectionFraction($0.box, hidden) > 0.5 }
+        fillRounded(x, y, w, h, radius: 14, .solid(surface))
+        let titleSize = measure(title, factor: 2, bold: true)
+        text(title, x: x + (w - titleSize.width) / 2, y: y + 20, factor: 2, color: theme.primaryText, bold: true)
+        var lineY = y + 20 + 18 + 8
+        for _ in 0..<messageLines {
+            if let line = fitting(phrase(int(3...7)), factor: 1, maxWidth: w - 32) {
+                let size = measure(line, factor: 1)
+                text(line, x: x + (w - size.width) / 2, y: lineY, factor: 1, color: theme.primaryText)
+            }
+            lineY += lineHeight
+        }
+        let buttonTop = y + h - buttonHeight
+        separator(x: x, y: buttonTop, width: w)
+        let slot = w / Double(buttons.count)
+        for (i, title) in buttons.enumerated() {
+            if i > 0 { fillRect(x + slot * Double(i), buttonTop, 1 / u, buttonHeight, theme.separator) }
+            let size = measure(title, factor: 2, bold: i == buttons.count - 1)
+            text(title, x: x + slot * Double(i) + (slot - size.width) / 2, centerY: buttonTop + buttonHeight / 2, factor: 2,
+                 color: title.hasPrefix("Delete") || title.hasPrefix("Remove") || title.hasPrefix("Discard") ? RGBA(255, 59, 48) : theme.accent,
+                 bold: i == buttons.count - 1, clickable: true)
+        }
+        label(.dialog, x: x, y: y, width: w, height: h)
+    }
+
+    private static func intersectionFraction(_ box: BoundingBox, _ cover: BoundingBox) -> Double {
+        let iw = min(box.maxX, cover.maxX) - max(box.minX, cover.minX), ih = min(box.maxY, cover.maxY) - max(box.minY, cover.minY)
+        return iw > 0 && ih > 0 && box.area > 0 ? iw * ih / box.area : 0
+    }
+}

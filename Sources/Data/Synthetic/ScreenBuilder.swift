@@ -1,0 +1,125 @@
+import Imaging
+import Support
+
+/// A screen being drawn: the canvas, the labels collected so far, the screen's random stream
+/// and its app's theme. Layout arguments are in points; `u` converts to pixels.
+struct ScreenBuilder {
+    var image: RGBImage
+    var annotations: [Annotation] = []
+    var rng: SeededRandom
+    let theme: AppTheme
+    /// Pixels per point.
+    let u: Double
+    let fontUnit: Int
+    /// Form field titles already on this screen (a form never asks for "Email" twice).
+    var usedFieldTitles: Set<String> = []
+
+    init(widthPoints: Int, heightPoints: Int, scale: Int, theme: AppTheme, rng: SeededRandom) {
+        image = RGBImage(width: widthPoints * scale, height: heightPoints * scale, fill: theme.background.rgb)
+        self.rng = rng
+        self.theme = theme
+        u = Double(scale)
+        fontUnit = scale
+    }
+
+    /// Screen size in points.
+    var width: Double { Double(image.width) / u }
+    var height: Double { Double(image.height) / u }
+
+    // MARK: Labels
+
+    /// Records a box given in points; boxes are clipped to the image and dropped when nothing is left.
+    mutating func label(_ kind: ScreenClass, x: Double, y: Double, width: Double, height: Double, selected: Bool? = nil, clickable: Bool? = nil) {
+        let box = BoundingBox(x: x * u, y: y * u, width: width * u, height: height * u)
+            .clipped(toWidth: Double(image.width), height: Double(image.height))
+        guard box.width >= 1, box.height >= 1 else { return }
+        annotations.append(Annotation(classIndex: kind.rawValue, box: box, selected: selected, clickable: clickable))
+    }
+
+    // MARK: Drawing in points
+
+    mutating func fillRect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, _ color: RGBA) {
+        image.fill(.rect(x: x * u, y: y * u, width: w * u, height: h * u), color: color)
+    }
+
+    mutating func fillRounded(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, _ paint: Paint) {
+        image.fill(.roundedRect(x: x * u, y: y * u, width: w * u, height: h * u, radius: radius * u), with: paint)
+    }
+
+    mutating func strokeRounded(_ x: Double, _ y: Double, _ w: Double, _ h: Double, radius: Double, thickness: Double, _ color: RGBA) {
+        image.stroke(.roundedRect(x: x * u, y: y * u, width: w * u, height: h * u, radius: radius * u), thickness: thickness * u, color: color)
+    }
+
+    mutating func fillCircle(_ cx: Double, _ cy: Double, _ r: Double, _ paint: Paint) {
+        image.fill(.circle(centerX: cx * u, centerY: cy * u, radius: r * u), with: paint)
+    }
+
+    mutating func strokeCircle(_ cx: Double, _ cy: Double, _ r: Double, thickness: Double, _ color: RGBA) {
+        image.stroke(.circle(centerX: cx * u, centerY: cy * u, radius: r * u), thickness: thickness * u, color: color)
+    }
+
+    mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, thickness: Double, _ color: RGBA) {
+        image.drawLine(from: CanvasPoint(x0 * u, y0 * u), to: CanvasPoint(x1 * u, y1 * u), thickness: thickness * u, color: color)
+    }
+
+    mutating func polygon(_ points: [(Double, Double)], _ color: RGBA) {
+        image.fill(.convexPolygon(points.map { CanvasPoint($0.0 * u, $0.1 * u) }), color: color)
+    }
+
+    /// A one-pixel hairline separator.
+    mutating func separator(x: Double, y: Double, width: Double) {
+        image.fillRect(x: Int(x * u), y: Int(y * u), width: Int(width * u), height: 1, color: theme.separator)
+    }
+
+    // MARK: Text
+
+    /// Width and height in points of `text` at font `factor` (bold adds one pixel).
+    func measure(_ text: String, factor: Int, bold: Bool = false) -> (width: Double, height: Double) {
+        let size = BitmapFont.measure(text, scale: factor * fontUnit)
+        return ((Double(size.width) + (bold ? 1 : 0)) / u, Double(size.height) / u)
+    }
+
+    /// Cuts words off the end (adding nothing) until `text` fits `maxWidth` points; nil if not even one word fits.
+    func fitting(_ text: String, factor: Int, maxWidth: Double, bold: Bool = false) -> String? {
+        var words = text.split(separator: " ").map(String.init)
+        while !words.isEmpty {
+            let candidate = words.joined(separator: " ")
+            if measure(candidate, factor: factor, bold: bold).width <= maxWidth { return candidate }
+            words.removeLast()
+        }
+        return nil
+    }
+
+    /// Draws and labels one line of text with its cell's top-left at (x, y); returns its size in points.
+    /// The Text box is the line's cell: glyph columns by cap-plus-descender rows.
+    @discardableResult
+    mutating func text(_ string: String, x: Double, y: Double, factor: Int, color: RGBA, bold: Bool = false,
+                       labelled: Bool = true, clickable: Bool? = nil) -> (width: Double, height: Double) {
+        let px = Int((x * u).rounded()), py = Int((y * u).rounded())
+        let scale = factor * fontUnit
+        image.drawText(string, x: px, y: py, scale: scale, color: color)
+        if bold { image.drawText(string, x: px + 1, y: py, scale: scale, color: color) }
+        let size = measure(string, factor: factor, bold: bold)
+        if labelled {
+            label(.text, x: Double(px) / u, y: Double(py) / u, width: size.width, height: size.height, clickable: clickable)
+        }
+        return size
+    }
+
+    /// Text vertically centred on `centerY`.
+    @discardableResult
+    mutating func text(_ string: String, x: Double, centerY: Double, factor: Int, color: RGBA, bold: Bool = false,
+                       labelled: Bool = true, clickable: Bool? = nil) -> (width: Double, height: Double) {
+        // Centre the cap height (descenders hang below like real type).
+        let capHeight = Double(BitmapFont.capHeight * factor * fontUnit) / u
+        return text(string, x: x, y: centerY - capHeight / 2, factor: factor, color: color, bold: bold, labelled: labelled, clickable: clickable)
+    }
+
+    // MARK: Random helpers
+
+    mutating func chance(_ p: Double) -> Bool { rng.chance(p) }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { rng.int(in: range) }
+    mutating func uniform(_ a: Double, _ b: Double) -> Double { rng.uniform(a, b) }
+    mutating func pick<T>(_ list: [T]) -> T { Vocabulary.pick(list, &rng) }
+    mutating func phrase(_ words: Int) -> String { Vocabulary.phrase(&rng, words: words) }
+}

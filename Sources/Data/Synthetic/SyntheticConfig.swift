@@ -1,0 +1,47 @@
+/// What the synthetic screen generator draws. Screens are `widthPoints × heightPoints` points
+/// rendered at `scale` pixels per point (390 × 844 is an iPhone 14 in points).
+public struct SyntheticConfig: Equatable {
+    public var seed: UInt64
+    /// Pixels per point: 1 (390 × 844 images, the default: small and fast) or 2 (780 × 1688).
+    public var scale: Int
+    /// Screens are spread over this many apps, each with its own theme (the sample's `group`).
+    public var appCount: Int
+    /// Chance that a screen shows an alert dialog over a dimmed background.
+    public var dialogProbability: Double
+    public var widthPoints: Int
+    public var heightPoints: Int
+
+    public init(seed: UInt64 = 0, scale: Int = 1, appCount: Int = 100, dialogProbability: Double = 0.12,
+                widthPoints: Int = 390, heightPoints: Int = 844) {
+        self.seed = seed
+        self.scale = scale
+        self.appCount = appCount
+        self.dialogProbability = dialogProbability
+        self.widthPoints = widthPoints
+        self.heightPoints = heightPoints
+    }
+
+    /// Throws naming the first setting out of range.
+    public func validate() throws {
+        guard (1...3).contains(scale) else { throw SyntheticError.badSetting("scale", "\(scale)", "use 1, 2 or 3 pixels per point") }
+        guard appCount >= 1 else { throw SyntheticError.badSetting("appCount", "\(appCount)", "need at least one app") }
+        guard dialogProbability.isFinite, (0...1).contains(dialogProbability) else {
+            throw SyntheticError.badSetting("dialogProbability", "\(dialogProbability)", "use a probability in 0...1")
+        }
+        // The layouts are phone-sized; far smaller screens cannot hold the chrome.
+        guard (320...1024).contains(widthPoints) else { throw SyntheticError.badSetting("widthPoints", "\(widthPoints)", "use 320...1024") }
+        guard (568...2048).contains(heightPoints) else { throw SyntheticError.badSetting("heightPoints", "\(heightPoints)", "use 568...2048") }
+    }
+}
+
+public enum SyntheticError: Error, CustomStringConvertible, Equatable {
+    case badSetting(String, String, String)
+    case badSplit(String)
+
+    public var description: String {
+        switch self {
+        case let .badSetting(name, value, hint): return "synthetic screens: \(name) = \(value) is not allowed; \(hint)"
+        case let .badSplit(reason): return "synthetic screens: \(reason)"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Detection: see README.md for this target's role.

@@ -1,0 +1,65 @@
+import Autograd
+import NN
+import Support
+
+/// Depthwise 3×3 + BN + ReLU6, then pointwise 1×1 + BN + ReLU6 (MobileNetV1's block).
+public final class DepthwiseSeparableBlock: Module, Layer {
+    public let depthwise: ConvBatchNormActivation
+    public let pointwise: ConvBatchNormActivation
+
+    public init(inputChannels: Int, outputChannels: Int, stride: Int, rng: inout SeededRandom) {
+        depthwise = ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: inputChannels, kernelSize: 3,
+                                                         stride: stride, groups: inputChannels, bias: false, rng: &rng))
+        pointwise = ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: 1,
+                                                         bias: false, rng: &rng))
+    }
+
+    public override var children: [(name: String, module: Module)] { [("depthwise", depthwise), ("pointwise", pointwise)] }
+
+    public func callAsFunction(_ x: Variable) throws -> Variable { try pointwise(depthwise(x)) }
+}
+
+/// MobileNetV1 with a width multiplier, cut into the stages whose outputs feed the FPN:
+/// stage3 (stride 8), stage4 (stride 16), stage5 (stride 32).
+public final class MobileNetV1: Module {
+    public let stem: ConvBatchNormActivation
+    public let stage3: Sequential
+    public let stage4: Sequential
+    public let stage5: Sequential
+    public let outputChannels: [Int]
+
+    /// (channels at width 1, stride) per block, as in Howard et al. 2017, Table 1.
+    static let blocks: [(channels: Int, stride: Int)] = [
+        (64, 1), (128, 2), (128, 1), (256, 2), (256, 1),
+        (512, 2), (512, 1), (512, 1), (512, 1), (512, 1), (512, 1),
+        (1024, 2), (1024, 1),
+    ]
+
+    public init(widthMultiplier: Double, rng: inout SeededRandom) {
+        func scaled(_ c: Int) -> Int { Int(Double(c) * widthMultiplier) }
+        stem = ConvBatchNormActivation(conv: Conv2d(inputChannels: 3, outputChannels: scaled(32), kernelSize: 3, stride: 2, bias: false, rng: &rng))
+        var layers: [DepthwiseSeparableBlock] = []
+        var channels = scaled(32)
+        for (c, s) in MobileNetV1.blocks {
+            layers.append(DepthwiseSeparableBlock(inputChannels: channels, outputChannels: scaled(c), stride: s, rng: &rng))
+            channels = scaled(c)
+        }
+        stage3 = Sequential(Array(layers[0..<5]))
+        stage4 = Sequential(Array(layers[5..<11]))
+        stage5 = Sequential(Array(layers[11..<13]))
+        outputChannels = [scaled(256), scaled(512), scaled(1024)]
+    }
+
+    public override var children: [(name: String, module: Module)] {
+        [("stem", stem), ("stage3", stage3), ("stage4", stage4), ("stage5", stage5)]
+    }
+
+    /// Stage names in order, for freezing "the first k stages" in transfer learning.
+    public static let stageNames = ["stem", "stage3", "stage4", "stage5"]
+
+    public func callAsFunction(_ x: Variable) throws -> (c3: Variable, c4: Variable, c5: Variable) {
+        let c3 = try stage3(stem(x))
+        let c4 = try stage4(c3)
+        return (c3, c4, try stage5(c4))
+    }
+}

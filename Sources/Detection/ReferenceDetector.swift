@@ -1,0 +1,73 @@
+import Autograd
+import NN
+import Support
+
+/// Feature pyramid on strides 8/16/32: 1×1 laterals, nearest-2× top-down sums, 3×3 outputs.
+public final class FeaturePyramid: Module {
+    public let lateral: [Conv2d]
+    public let output: [Conv2d]
+
+    public init(inputChannels: [Int], channels: Int, rng: inout SeededRandom) {
+        lateral = inputChannels.map { Conv2d(inputChannels: $0, outputChannels: channels, kernelSize: 1, rng: &rng) }
+        output = inputChannels.map { _ in Conv2d(inputChannels: channels, outputChannels: channels, kernelSize: 3, rng: &rng) }
+    }
+
+    public override var children: [(name: String, module: Module)] {
+        [("lateral", ModuleList(lateral)), ("output", ModuleList(output))]
+    }
+
+    public func callAsFunction(_ c3: Variable, _ c4: Variable, _ c5: Variable) throws -> [Variable] {
+        let p5 = try lateral[2](c5)
+        let p4 = try lateral[1](c4) + p5.upsampledNearest2x()
+        let p3 = try lateral[0](c3) + p4.upsampledNearest2x()
+        return [try output[0](p3), try output[1](p4), try output[2](p5)]
+    }
+}
+
+/// Head shared across pyramid levels: conv3×3 + ReLU, conv3×3 → anchors × (classes + 4).
+public final class DetectionHead: Module {
+    public let conv1: Conv2d
+    public let conv2: Conv2d
+
+    public init(channels: Int, outputs: Int, rng: inout SeededRandom) {
+        conv1 = Conv2d(inputChannels: channels, outputChannels: channels, kernelSize: 3, rng: &rng)
+        conv2 = Conv2d(inputChannels: channels, outputChannels: outputs, kernelSize: 3, rng: &rng)
+    }
+
+    public override var children: [(name: String, module: Module)] { [("conv1", conv1), ("conv2", conv2)] }
+
+    public func callAsFunction(_ x: Variable) throws -> Variable { try conv2(conv1(x).relu()) }
+}
+
+/// The reference UI-element detector: MobileNetV1 (width 0.5) + FPN (64 channels) + shared head.
+public final class ReferenceDetector: Module {
+    public let configuration: DetectorConfiguration
+    public let backbone: MobileNetV1
+    public let fpn: FeaturePyramid
+    public let head: DetectionHead
+
+    public init(configuration: DetectorConfiguration = .reference, seed: UInt64 = 0) {
+        var rng = SeededRandom(seed: seed)
+        self.configuration = configuration
+        backbone = MobileNetV1(widthMultiplier: configuration.widthMultiplier, rng: &rng)
+        fpn = FeaturePyramid(inputChannels: backbone.outputChannels, channels: configuration.fpnChannels, rng: &rng)
+        head = DetectionHead(channels: configuration.fpnChannels,
+                             outputs: configuration.anchorsPerCell * configuration.outputsPerAnchor, rng: &rng)
+    }
+
+    public override var children: [(name: String, module: Module)] { [("backbone", backbone), ("fpn", fpn), ("head", head)] }
+
+    /// Raw head outputs per level: [N, A·(K+4), H/s, W/s] for s = 8, 16, 32.
+    public func callAsFunction(_ images: Variable) throws -> [Variable] {
+        let (c3, c4, c5) = try backbone(images)
+        return try fpn(c3, c4, c5).map { try head($0) }
+    }
+
+    /// Freezes the backbone's first `stageCount` stages (stem counts as one), for transfer
+    /// learning from a pretrained backbone. Returns the number of frozen parameters.
+    @discardableResult
+    public func freezeBackbone(stages stageCount: Int) -> Int {
+        let prefixes = MobileNetV1.stageNames.prefix(stageCount).map { "backbone.\($0)" }
+        return freeze(prefixes: Array(prefixes))
+    }
+}

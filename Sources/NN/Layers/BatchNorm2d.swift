@@ -1,0 +1,88 @@
+import Autograd
+import Kernels
+import Tensor
+
+/// Batch normalisation over N, H, W.
+///
+/// Training mode normalises with batch statistics and updates the running averages
+/// (PyTorch's rule: running = (1 − momentum)·running + momentum·batch, variance unbiased).
+/// Eval mode, or training with γ and β frozen (frozen-backbone transfer), is a fixed
+/// per-channel affine from the running statistics, and the statistics stay untouched.
+public final class BatchNorm2d: Module, Layer {
+    public let gamma: Parameter
+    public let beta: Parameter
+    public let runningMean: Buffer
+    public let runningVariance: Buffer
+    public let epsilon: Float
+    public let momentum: Float
+
+    public init(channels: Int, epsilon: Float = 1e-5, momentum: Float = 0.1) {
+        gamma = Parameter(Tensor(repeating: 1, shape: [channels]))
+        beta = Parameter(Tensor(zeros: [channels]))
+        runningMean = Buffer(Tensor(zeros: [channels]))
+        runningVariance = Buffer(Tensor(repeating: 1, shape: [channels]))
+        self.epsilon = epsilon
+        self.momentum = momentum
+    }
+
+    public override var ownParameters: [(name: String, parameter: Parameter)] { [("weight", gamma), ("bias", beta)] }
+    public override var ownBuffers: [(name: String, buffer: Buffer)] { [("running_mean", runningMean), ("running_var", runningVariance)] }
+
+    /// True when this layer behaves as a fixed affine (eval mode or frozen).
+    public var usesRunningStatistics: Bool { !isTraining || (gamma.isFrozen && beta.isFrozen) }
+
+    public func callAsFunction(_ x: Variable) throws -> Variable { try callAsFunction(x, activation: nil) }
+
+    /// Normalises, then applies `activation` (relu or relu6) in the same pass.
+    public func callAsFunction(_ x: Variable, activation: ActivationKind?) throws -> Variable {
+        let tape = x.tape
+        if usesRunningStatistics {
+            let (scale, shift) = affineCoefficients()
+            if gamma.isFrozen && beta.isFrozen {
+                return try x.channelAffine(scale: tape.constant(scale), shift: tape.constant(shift), activation: activation)
+            }
+            // Eval mode with trainable γ, β: keep them differentiable through the affine.
+            let invStd = tape.constant(runningVariance.value.mappedInverseStd(epsilon: epsilon))
+            let g = try tape.parameter(gamma) * invStd
+            let b = try tape.parameter(beta) - g * tape.constant(runningMean.value)
+            return try x.channelAffine(scale: g, shift: b, activation: activation)
+        }
+        let (output, statistics) = try x.batchNorm(gamma: tape.parameter(gamma), beta: tape.parameter(beta), epsilon: epsilon, activation: activation)
+        if tape.isRecording || isTraining { updateRunningStatistics(statistics) }
+        return output
+    }
+
+    /// scale = γ/√(var+ε), shift = β − mean·scale.
+    public func affineCoefficients() -> (scale: Tensor, shift: Tensor) {
+        let c = gamma.value.count
+        var scale = Tensor(uninitialized: [c]), shift = Tensor(uninitialized: [c])
+        scale.withUnsafeMutableBufferPointer { s in
+            shift.withUnsafeMutableBufferPointer { t in
+                for i in 0..<c {
+                    s[i] = gamma.value[flat: i] / (runningVariance.value[flat: i] + epsilon).squareRoot()
+                    t[i] = beta.value[flat: i] - runningMean.value[flat: i] * s[i]
+                }
+            }
+        }
+        return (scale, shift)
+    }
+
+    private func updateRunningStatistics(_ statistics: BatchStatistics) {
+        let n = Float(statistics.elementsPerChannel)
+        let unbiased = n / max(n - 1, 1)
+        runningMean.value.withUnsafeMutableBufferPointer { m in
+            for i in 0..<m.count { m[i] = (1 - momentum) * m[i] + momentum * statistics.mean[flat: i] }
+        }
+        runningVariance.value.withUnsafeMutableBufferPointer { v in
+            for i in 0..<v.count { v[i] = (1 - momentum) * v[i] + momentum * statistics.variance[flat: i] * unbiased }
+        }
+    }
+}
+
+extension Tensor {
+    func mappedInverseStd(epsilon: Float) -> Tensor {
+        var out = Tensor(uninitialized: shape)
+        out.withUnsafeMutableBufferPointer { o in for i in 0..<count { o[i] = 1 / (self[flat: i] + epsilon).squareRoot() } }
+        return out
+    }
+}

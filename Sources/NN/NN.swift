@@ -1,1 +1,0 @@
-// NN: see README.md for this target's role.

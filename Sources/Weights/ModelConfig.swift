@@ -1,0 +1,143 @@
+import Foundation
+import Yams
+
+/// A model description (`Configs/models/*.yaml`): architecture, input size, normalization and
+/// class list — the header fields a weights file must agree with. Unknown keys are errors
+/// naming the key and its line.
+public struct ModelConfig: Equatable {
+    public var architecture: ModelArchitecture
+    public var input: InputSpec
+    public var normalization: InputNormalization
+    public var classes: [String]
+
+    public init(architecture: ModelArchitecture, input: InputSpec, normalization: InputNormalization, classes: [String]) {
+        self.architecture = architecture
+        self.input = input
+        self.normalization = normalization
+        self.classes = classes
+    }
+
+    public static func load(contentsOf url: URL) throws -> ModelConfig {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(text, file: url.path)
+    }
+
+    public static func parse(_ text: String, file: String) throws -> ModelConfig {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw WeightsError.invalidConfig(file: file, key: "(document)", reason: "not valid YAML: \(error)")
+        }
+        let reader = ConfigReader(file: file)
+        let top = try reader.mapping(root, key: "(document)", known: ["architecture", "input", "normalization", "classes"])
+        let architectureMap = try reader.mapping(top["architecture"], key: "architecture", known: ["name", "options"])
+        var options: [String: String] = [:]
+        if let optionsNode = architectureMap["options"] {
+            guard let mapping = optionsNode.mapping else {
+                throw reader.fail("architecture.options", optionsNode, "expected a mapping of option: value")
+            }
+            for (key, value) in mapping {
+                let name = try reader.scalar(key, key: "architecture.options")
+                options[name] = try reader.scalar(value, key: "architecture.options.\(name)")
+            }
+        }
+        let architecture = ModelArchitecture(name: try reader.scalar(architectureMap["name"], key: "architecture.name"), options: options)
+        let inputMap = try reader.mapping(top["input"], key: "input", known: ["width", "height", "channels"])
+        let input = InputSpec(width: try reader.int(inputMap["width"], key: "input.width"),
+                              height: try reader.int(inputMap["height"], key: "input.height"),
+                              channels: try inputMap["channels"].map { try reader.int($0, key: "input.channels") } ?? 3)
+        let normalizationMap = try reader.mapping(top["normalization"], key: "normalization", known: ["mean", "std"])
+        let normalization = InputNormalization(mean: try reader.floats(normalizationMap["mean"], key: "normalization.mean"),
+                                               std: try reader.floats(normalizationMap["std"], key: "normalization.std"))
+        let classes = try reader.sequence(top["classes"], key: "classes").enumerated().map {
+            try reader.scalar($0.element, key: "classes[\($0.offset)]")
+        }
+        let config = ModelConfig(architecture: architecture, input: input, normalization: normalization, classes: classes)
+        // The same rules as a weights header; reported as config errors.
+        do {
+            try config.header(provenance: Provenance(created: "-")).validate(file: file)
+        } catch let WeightsError.invalidHeader(_, key, reason) {
+            throw WeightsError.invalidConfig(file: file, key: key, reason: reason)
+        }
+        return config
+    }
+
+    /// A header for weights of this model.
+    public func header(provenance: Provenance, thresholds: [ClassThreshold]? = nil) -> WeightsHeader {
+        WeightsHeader(architecture: architecture, input: input, normalization: normalization, classes: classes,
+                      thresholds: thresholds, provenance: provenance)
+    }
+
+    /// Checks that a header describes this model; the first differing field is reported.
+    public func check(_ header: WeightsHeader, weightsFile: String, configFile: String) throws {
+        let differences: [(String, Bool, String, String)] = [
+            ("architecture", header.architecture == architecture, describe(header.architecture), describe(architecture)),
+            ("input", header.input == input, describe(header.input), describe(input)),
+            ("classes", header.classes == classes, "\(header.classes)", "\(classes)"),
+            ("normalization", header.normalization == normalization, "\(header.normalization)", "\(normalization)"),
+        ]
+        if let (key, _, found, expected) = differences.first(where: { !$0.1 }) {
+            throw WeightsError.invalidConfig(file: configFile, key: key,
+                                             reason: "\(weightsFile) has \(key) \(found) but this config says \(expected)")
+        }
+    }
+
+    private func describe(_ architecture: ModelArchitecture) -> String {
+        architecture.name + " " + architecture.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
+
+    private func describe(_ input: InputSpec) -> String { "\(input.width)x\(input.height)x\(input.channels)" }
+}
+
+/// Typed YAML access; every error names the file, the dotted key and the line.
+private struct ConfigReader {
+    let file: String
+
+    func fail(_ key: String, _ node: Node?, _ reason: String) -> WeightsError {
+        let location = node?.mark.map { " (line \($0.line))" } ?? ""
+        return .invalidConfig(file: file, key: key, reason: reason + location)
+    }
+
+    func mapping(_ node: Node?, key: String, known: Set<String>) throws -> [String: Node] {
+        guard let node else { throw fail(key, nil, "missing") }
+        guard let mapping = node.mapping else { throw fail(key, node, "expected a mapping") }
+        var result: [String: Node] = [:]
+        for (keyNode, value) in mapping {
+            guard let name = keyNode.string else { throw fail(key, keyNode, "keys must be text") }
+            let path = key == "(document)" ? name : key + "." + name
+            guard known.contains(name) else { throw fail(path, keyNode, "unknown key (known: \(known.sorted().joined(separator: ", ")))") }
+            result[name] = value
+        }
+        return result
+    }
+
+    func sequence(_ node: Node?, key: String) throws -> [Node] {
+        guard let node else { throw fail(key, nil, "missing") }
+        guard let sequence = node.sequence else { throw fail(key, node, "expected a list") }
+        return Array(sequence)
+    }
+
+    func scalar(_ node: Node?, key: String) throws -> String {
+        guard let node else { throw fail(key, nil, "missing") }
+        guard let scalar = node.scalar else { throw fail(key, node, "expected a single value") }
+        return scalar.string
+    }
+
+    func int(_ node: Node?, key: String) throws -> Int {
+        guard let value = node?.int else { throw fail(key, node, node == nil ? "missing" : "expected an integer") }
+        return value
+    }
+
+    func floats(_ node: Node?, key: String) throws -> [Float] {
+        try sequence(node, key: key).enumerated().map { index, element in
+            guard let value = element.float else { throw fail("\(key)[\(index)]", element, "expected a number") }
+            return Float(value)
+        }
+    }
+}

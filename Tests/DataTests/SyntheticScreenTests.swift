@@ -1,0 +1,159 @@
+import Foundation
+import XCTest
+import Imaging
+@testable import Data
+
+final class SyntheticScreenTests: XCTestCase {
+    private static let screens = 60
+    /// Rendered once for the whole class: 60 small screens are the corpus for the frequency tests.
+    private static let corpus: [(image: RGBImage, sample: Sample)] = {
+        let generator = try! SyntheticScreenGenerator(config: SyntheticConfig(seed: 11))
+        return (0..<screens).map { generator.render(index: $0) }
+    }()
+
+    func testClassEnumMatchesTheTaxonomyOrder() {
+        let names = Taxonomy.screenRecognition.classes
+        XCTAssertEqual(ScreenClass.allCases.count, names.count)
+        XCTAssertEqual(names[ScreenClass.checkboxSelected.rawValue], "Checkbox (Selected)")
+        XCTAssertEqual(names[ScreenClass.pageControl.rawValue], "Page Control")
+        XCTAssertEqual(names[ScreenClass.slider.rawValue], "Slider")
+        XCTAssertEqual(names[ScreenClass.text.rawValue], "Text")
+        XCTAssertEqual(names[ScreenClass.toggleUnselected.rawValue], "Toggle (Unselected)")
+    }
+
+    func testSameSeedAndIndexGiveIdenticalPixelsAndBoxes() throws {
+        let a = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 5))
+        let b = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 5))
+        let first = a.render(index: 7), again = b.render(index: 7)
+        XCTAssertEqual(first.image, again.image)
+        XCTAssertEqual(first.sample, again.sample)
+        // Rendering other screens in between does not disturb a screen (no shared state).
+        _ = a.render(index: 8)
+        XCTAssertEqual(a.render(index: 7).image, first.image)
+    }
+
+    func testDifferentSeedOrIndexGivesADifferentScreen() throws {
+        let a = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 5))
+        let b = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 6))
+        XCTAssertNotEqual(a.render(index: 7).image, b.render(index: 7).image)
+        XCTAssertNotEqual(a.render(index: 7).image, a.render(index: 9).image)
+    }
+
+    func testEveryBoxLiesInsideTheImageWithPositiveAreaAndDrawnContent() {
+        for (image, sample) in Self.corpus {
+            XCTAssertEqual(sample.width, 390); XCTAssertEqual(sample.height, 844)
+            XCTAssertFalse(sample.annotations.isEmpty, sample.id)
+            for annotation in sample.annotations {
+                let box = annotation.box
+                XCTAssert(box.width > 0 && box.height > 0, "\(sample.id): empty box \(box)")
+                XCTAssert(box.minX >= 0 && box.minY >= 0 && box.maxX <= 390 && box.maxY <= 844, "\(sample.id): box \(box) leaves the image")
+                XCTAssert((0..<13).contains(annotation.classIndex))
+                // Every labelled element left ink: its box is not one flat colour.
+                let x0 = Int(box.minX), y0 = Int(box.minY), x1 = Int(box.maxX.rounded(.up)), y1 = Int(box.maxY.rounded(.up))
+                var colors = Set<RGB>()
+                for y in y0..<min(y1, 844) { for x in x0..<min(x1, 390) { colors.insert(image[x, y]); if colors.count > 1 { break } } }
+                XCTAssertGreaterThan(colors.count, 1, "\(sample.id): nothing drawn in \(box) (class \(annotation.classIndex))")
+            }
+        }
+    }
+
+    func testStatesAndFixedSizeControlsAreExact() {
+        var toggles = 0
+        for (_, sample) in Self.corpus {
+            for annotation in sample.annotations {
+                switch ScreenClass(rawValue: annotation.classIndex)! {
+                case .toggleSelected, .toggleUnselected:
+                    toggles += 1
+                    XCTAssertEqual(annotation.selected, annotation.classIndex == ScreenClass.toggleSelected.rawValue)
+                    XCTAssertEqual(annotation.box.width, 51); XCTAssertEqual(annotation.box.height, 31)
+                case .checkboxSelected, .checkboxUnselected:
+                    XCTAssertEqual(annotation.selected, annotation.classIndex == ScreenClass.checkboxSelected.rawValue)
+                    XCTAssertEqual(annotation.box.width, annotation.box.height)
+                case .text:
+                    // A line's box is its font cell: 9 rows at font scale 1, 2, 3 or 4.
+                    XCTAssert([9, 18, 27, 36].contains(annotation.box.height), "text height \(annotation.box.height)")
+                default: break
+                }
+            }
+        }
+        XCTAssertGreaterThan(toggles, 0)
+    }
+
+    func testAllClassesAppearAndFrequenciesFollowThePaperOrder() {
+        var counts = [Int](repeating: 0, count: 13)
+        for (_, sample) in Self.corpus { for annotation in sample.annotations { counts[annotation.classIndex] += 1 } }
+        let names = Taxonomy.screenRecognition.classes
+        for (name, count) in zip(names, counts) { XCTAssertGreaterThan(count, 0, "no \(name) in \(Self.screens) screens") }
+        let text = counts[ScreenClass.text.rawValue], icon = counts[ScreenClass.icon.rawValue]
+        let container = counts[ScreenClass.container.rawValue], picture = counts[ScreenClass.picture.rawValue]
+        XCTAssertEqual(counts.max(), text, "Text is the most frequent class: \(counts)")
+        XCTAssertGreaterThan(text, icon); XCTAssertGreaterThan(icon, container); XCTAssertGreaterThan(container, picture)
+        // Table 1's four big classes dwarf the nine small ones.
+        let rare = counts.enumerated().filter { ![ScreenClass.text, .icon, .container, .picture].map(\.rawValue).contains($0.offset) }
+        XCTAssert(rare.allSatisfy { $0.element * 4 < picture }, "\(counts)")
+        let slider = counts[ScreenClass.slider.rawValue]
+        XCTAssertLessThanOrEqual(counts.filter { $0 < slider }.count, 3, "Slider is among the rarest: \(counts)")
+    }
+
+    func testScreensCarryAppGroupsFromSeveralApps() {
+        let groups = Self.corpus.compactMap(\.sample.group)
+        XCTAssertEqual(groups.count, Self.screens)
+        XCTAssertGreaterThanOrEqual(Set(groups).count, 10)
+        XCTAssert(groups.allSatisfy { $0.hasPrefix("app-") })
+    }
+
+    func testAppSplitsKeepEveryAppInOneSplit() throws {
+        let generator = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 11))
+        let samples = Self.corpus.map(\.sample)
+        let splits = try generator.appSplits(of: samples, valFraction: 0.2, testFraction: 0.1)
+        XCTAssertEqual(Set(splits.keys), ["train", "val", "test"])
+        XCTAssertEqual(splits.values.flatMap { $0 }.sorted(), Array(0..<samples.count))
+        var splitOfGroup: [String: String] = [:]
+        for (name, indices) in splits {
+            XCTAssertFalse(indices.isEmpty, name)
+            for index in indices {
+                let group = samples[index].group!
+                XCTAssertEqual(splitOfGroup[group, default: name], name, "\(group) is in two splits")
+                splitOfGroup[group] = name
+            }
+        }
+        XCTAssertThrowsError(try generator.appSplits(of: samples, valFraction: 0.6, testFraction: 0.5))
+        XCTAssertThrowsError(try generator.appSplits(of: samples, valFraction: .nan, testFraction: 0))
+    }
+
+    func testBadSettingsAreRejectedByName() {
+        XCTAssertThrowsError(try SyntheticScreenGenerator(config: SyntheticConfig(scale: 0))) { error in
+            XCTAssert("\(error)".contains("scale"), "\(error)")
+        }
+        XCTAssertThrowsError(try SyntheticScreenGenerator(config: SyntheticConfig(appCount: 0))) { error in
+            XCTAssert("\(error)".contains("appCount"), "\(error)")
+        }
+        XCTAssertThrowsError(try SyntheticScreenGenerator(config: SyntheticConfig(dialogProbability: 1.5)))
+    }
+
+    func testScaleTwoDoublesTheImageAndEveryBox() throws {
+        let one = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 3, scale: 1)).render(index: 2).sample
+        let two = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 3, scale: 2)).render(index: 2).sample
+        XCTAssertEqual(two.width, 780); XCTAssertEqual(two.height, 1688)
+        // Same layout: text cells snap to whole pixels, so positions agree within a pixel at scale 1.
+        XCTAssertEqual(one.annotations.map(\.classIndex), two.annotations.map(\.classIndex))
+        for (a, b) in zip(one.annotations, two.annotations) {
+            XCTAssertEqual(a.box.x * 2, b.box.x, accuracy: 1.01); XCTAssertEqual(a.box.width * 2, b.box.width, accuracy: 2.01)
+        }
+    }
+
+    func testDatasetWritesTheSameFilesWhateverTheThreadCount() throws {
+        let generator = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 2))
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-synth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let single = try generator.dataset(count: 4, outputFolder: root.appendingPathComponent("one"), threads: 1)
+        let multi = try generator.dataset(count: 4, outputFolder: root.appendingPathComponent("three"), threads: 3)
+        XCTAssertEqual(single.samples, multi.samples)
+        XCTAssertEqual(single.classes, Taxonomy.screenRecognition.classes)
+        for sample in single.samples {
+            let a = try Data(contentsOf: single.imageURL(of: sample)), b = try Data(contentsOf: multi.imageURL(of: sample))
+            XCTAssertEqual(a, b, sample.id)
+            XCTAssertEqual(try ImageIO.read(single.imageURL(of: sample)), generator.render(index: Int(sample.id.dropFirst(6))!).image)
+        }
+    }
+}

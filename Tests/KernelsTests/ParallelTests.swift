@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+@testable import Kernels
+
+final class ParallelTests: XCTestCase {
+    func testChunksCoverRangeContiguouslyInWorkerOrder() {
+        for (count, workers) in [(10, 3), (7, 2), (2, 2), (100, 7)] {
+            let ranges = (0..<workers).map { Parallel.chunk($0, of: workers, count: count) }
+            XCTAssertEqual(ranges.first?.lowerBound, 0)
+            XCTAssertEqual(ranges.last?.upperBound, count)
+            for (a, b) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(a.upperBound, b.lowerBound) }
+            XCTAssertLessThanOrEqual(ranges.map(\.count).max()! - ranges.map(\.count).min()!, 1)
+        }
+    }
+
+    func testForEachChunkVisitsEveryIndexOnceAndNestsInline() {
+        withThreads(2) {
+            let lock = NSLock()
+            var seen = [Int](repeating: 0, count: 1000)
+            var workersSeen = Set<Int>()
+            var nestedWorkerCounts: [Int] = []
+            Parallel.forEachChunk(1000) { range, worker in
+                XCTAssertTrue(Parallel.isInsideParallelRegion)
+                let nested = Parallel.workerCount(for: 100)
+                lock.lock()
+                for i in range { seen[i] += 1 }
+                workersSeen.insert(worker)
+                nestedWorkerCounts.append(nested)
+                lock.unlock()
+            }
+            XCTAssertEqual(seen, [Int](repeating: 1, count: 1000))
+            XCTAssertEqual(workersSeen, [0, 1])
+            XCTAssertEqual(nestedWorkerCounts, [1, 1], "nested loops run inline on their worker")
+            XCTAssertFalse(Parallel.isInsideParallelRegion, "the flag is restored on the calling thread")
+            XCTAssertEqual(Parallel.workerCount(for: 100), 2)
+        }
+    }
+
+    func testSingleThreadRunsInline() {
+        withThreads(1) {
+            var calls = 0
+            Parallel.forEachChunk(50) { range, worker in
+                XCTAssertEqual(range, 0..<50)
+                XCTAssertEqual(worker, 0)
+                calls += 1
+            }
+            XCTAssertEqual(calls, 1)
+            Parallel.forEachChunk(0) { _, _ in XCTFail("empty work must not call the body") }
+        }
+    }
+
+    func testGEMMMatchesNaiveProductForAllTransposes() {
+        var random = TestRandom(seed: 21)
+        let m = 5, n = 7, k = 3
+        let a = random.floats(m * k), b = random.floats(k * n), c0 = random.floats(m * n)
+        for transposeA in [false, true] {
+            for transposeB in [false, true] {
+                // Store A and B in the layout each transpose flag expects.
+                let aStored = transposeA ? (0..<(k * m)).map { a[($0 % m) * k + $0 / m] } : a
+                let bStored = transposeB ? (0..<(n * k)).map { b[($0 % k) * n + $0 / k] } : b
+                var c = c0
+                aStored.withUnsafeBufferPointer { ap in bStored.withUnsafeBufferPointer { bp in c.withPointer { cp in
+                    GEMM.multiply(transposeA: transposeA, transposeB: transposeB, m: m, n: n, k: k, alpha: 2,
+                                  a: ap.baseAddress!, lda: transposeA ? m : k, b: bp.baseAddress!, ldb: transposeB ? k : n,
+                                  beta: 0.5, c: cp, ldc: n)
+                } } }
+                var expected = [Double](repeating: 0, count: m * n)
+                for i in 0..<m {
+                    for j in 0..<n {
+                        var sum = 0.0
+                        for p in 0..<k { sum += Double(a[i * k + p]) * Double(b[p * n + j]) }
+                        expected[i * n + j] = 2 * sum + 0.5 * Double(c0[i * n + j])
+                    }
+                }
+                assertClose(c, expected, tolerance: 1e-5, "transposeA \(transposeA) transposeB \(transposeB)")
+            }
+        }
+    }
+
+    func testGEMMWithEmptyInnerDimensionScalesC() {
+        var c: [Float] = [1, 2, 3, 4]
+        let dummy: [Float] = [0]
+        dummy.withUnsafeBufferPointer { p in c.withPointer { cp in
+            GEMM.multiply(transposeA: false, transposeB: false, m: 2, n: 2, k: 0, a: p.baseAddress!, lda: 1,
+                          b: p.baseAddress!, ldb: 2, beta: 3, c: cp, ldc: 2)
+        } }
+        XCTAssertEqual(c, [3, 6, 9, 12])
+    }
+}

@@ -1,0 +1,32 @@
+import Autograd
+import NN
+import Tensor
+import XCTest
+
+/// Tier 3: the engine learns.
+final class EndToEndTests: XCTestCase {
+    func train(seed: UInt64, steps: Int, images: Int) throws -> [Float] {
+        let (x, y) = BarImages.make(count: images, size: 16, seed: seed)
+        let model = TinyConvNet(seed: seed)
+        let optimizer = try AdamW(parameters: model.trainableParameters(), learningRate: 0.03, weightDecay: 0)
+        var losses: [Float] = []
+        for _ in 0..<steps {
+            optimizer.zeroGradients()
+            let tape = Tape()
+            let loss = try model(tape.constant(x)).binaryCrossEntropyWithLogits(targets: y)
+            try tape.backward(loss)
+            try optimizer.step()
+            losses.append(loss.value.scalarValue)
+        }
+        return losses
+    }
+
+    func testSmallConvNetOverfitsTwoImages() throws {
+        let losses = try train(seed: 5, steps: 150, images: 2)
+        XCTAssertGreaterThanOrEqual(losses[0] / losses.last!, 100, "loss only fell from \(losses[0]) to \(losses.last!)")
+    }
+
+    func testSameSeedGivesTheSameRun() throws {
+        XCTAssertEqual(try train(seed: 9, steps: 5, images: 4), try train(seed: 9, steps: 5, images: 4))
+    }
+}

@@ -1,0 +1,98 @@
+import Autograd
+import Foundation
+import NN
+import Tensor
+import XCTest
+
+final class OptimizerTests: XCTestCase {
+    func parameter(_ values: [Float], gradient: [Float]) throws -> Parameter {
+        let p = Parameter(try Tensor(shape: [values.count], values: values))
+        p.gradient = try Tensor(shape: [gradient.count], values: gradient)
+        return p
+    }
+
+    func testSGDMomentumMatchesPyTorchByHand() throws {
+        // PyTorch: v1 = g; w1 = w0 − lr·v1; v2 = μ·v1 + g; w2 = w1 − lr·v2 (g includes wd·w).
+        let p = try parameter([1], gradient: [0.5])
+        let sgd = try SGD(parameters: [("w", p)], learningRate: 0.1, momentum: 0.9, weightDecay: 0.1)
+        try sgd.step() // g = 0.5 + 0.1·1 = 0.6; v = 0.6; w = 1 − 0.06 = 0.94
+        XCTAssertEqual(p.value[flat: 0], 0.94, accuracy: 1e-6)
+        try sgd.step() // g = 0.5 + 0.094 = 0.594; v = 0.54 + 0.594 = 1.134; w = 0.94 − 0.1134 = 0.8266
+        XCTAssertEqual(p.value[flat: 0], 0.8266, accuracy: 1e-6)
+    }
+
+    func testSGDNesterov() throws {
+        let p = try parameter([1], gradient: [1])
+        let sgd = try SGD(parameters: [("w", p)], learningRate: 0.1, momentum: 0.5, nesterov: true)
+        try sgd.step() // v = 1; step = g + μv = 1.5; w = 0.85
+        XCTAssertEqual(p.value[flat: 0], 0.85, accuracy: 1e-6)
+        try sgd.step() // v = 0.5 + 1 = 1.5; step = 1 + 0.75 = 1.75; w = 0.675
+        XCTAssertEqual(p.value[flat: 0], 0.675, accuracy: 1e-6)
+    }
+
+    func testAdamWFirstStepsByHand() throws {
+        let p = try parameter([1, -2], gradient: [0.1, -0.3])
+        let adam = try AdamW(parameters: [("w", p)], learningRate: 0.01, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0.1)
+        try adam.step()
+        // Step 1: m̂ = g, v̂ = g², update = lr·g/(|g| + ε) ≈ lr·sign(g); decay w ← w·(1 − lr·wd) first.
+        XCTAssertEqual(p.value[flat: 0], 1 * (1 - 0.001) - 0.01, accuracy: 1e-6)
+        XCTAssertEqual(p.value[flat: 1], -2 * (1 - 0.001) + 0.01, accuracy: 1e-6)
+        let w0 = p.value.values
+        try adam.step() // same gradient again: m̂ = g, v̂ = g² → same ±lr step
+        XCTAssertEqual(p.value[flat: 0], w0[0] * (1 - 0.001) - 0.01, accuracy: 1e-6)
+    }
+
+    func testFrozenParametersAreNotUpdated() throws {
+        let p = try parameter([1], gradient: [1])
+        p.isFrozen = true
+        try SGD(parameters: [("w", p)], learningRate: 1).step()
+        try AdamW(parameters: [("w", p)]).step()
+        XCTAssertEqual(p.value.values, [1])
+    }
+
+    func testWeightDecayPolicySkipsBiasesAndNorms() throws {
+        let bias = try parameter([1], gradient: [0])
+        let weight = Parameter(Tensor(repeating: 1, shape: [1, 1]))
+        weight.gradient = Tensor(zeros: [1, 1])
+        try SGD(parameters: [("b", bias), ("w", weight)], learningRate: 1, weightDecay: 0.5, decayPolicy: .exceptBiasesAndNormalization).step()
+        XCTAssertEqual(bias.value.values, [1])
+        XCTAssertEqual(weight.value.values, [0.5])
+    }
+
+    func testInvalidHyperparametersThrow() throws {
+        XCTAssertThrowsError(try SGD(parameters: [], learningRate: -1))
+        XCTAssertThrowsError(try SGD(parameters: [], learningRate: 0.1, momentum: 0, nesterov: true))
+        XCTAssertThrowsError(try AdamW(parameters: [], beta1: 1))
+    }
+
+    func testSchedules() {
+        let cosine = WarmupCosineSchedule(baseRate: 1, warmupSteps: 10, totalSteps: 110, finalFactor: 0.01, warmupStartFactor: 0.1)
+        XCTAssertEqual(cosine.learningRate(atStep: 0), 0.1, accuracy: 1e-6)
+        XCTAssertEqual(cosine.learningRate(atStep: 5), 0.55, accuracy: 1e-6)
+        XCTAssertEqual(cosine.learningRate(atStep: 10), 1, accuracy: 1e-6)
+        XCTAssertEqual(cosine.learningRate(atStep: 60), 0.505, accuracy: 1e-5)
+        XCTAssertEqual(cosine.learningRate(atStep: 110), 0.01, accuracy: 1e-6)
+        let linear = WarmupLinearSchedule(baseRate: 1, warmupSteps: 0, totalSteps: 100, finalFactor: 0.1)
+        XCTAssertEqual(linear.learningRate(atStep: 50), 0.55, accuracy: 1e-6)
+        XCTAssertEqual(linear.learningRate(atStep: 100), 0.1, accuracy: 1e-6)
+    }
+
+    func testGradientClipping() throws {
+        let a = try parameter([0, 0], gradient: [3, 0]), b = try parameter([0], gradient: [4])
+        let norm = try GradientClipping.clipGlobalNorm([("a", a), ("b", b)], maxNorm: 1)
+        XCTAssertEqual(norm, 5, accuracy: 1e-6)
+        XCTAssertEqual(a.gradient?[flat: 0] ?? 0, 0.6, accuracy: 1e-6)
+        XCTAssertEqual(b.gradient?[flat: 0] ?? 0, 0.8, accuracy: 1e-6)
+        b.gradient = try Tensor(shape: [1], values: [.nan])
+        XCTAssertThrowsError(try GradientClipping.clipGlobalNorm([("a", a), ("b", b)], maxNorm: 1)) { XCTAssertTrue("\($0)".contains("gradient of b"), "\($0)") }
+    }
+
+    func testExponentialMovingAverage() throws {
+        let model = TinyConvNet()
+        let ema = ExponentialMovingAverage(model: model, decay: 0.5, rampUpdates: 1e-9) // ramp done at once: d = 0.5
+        let original = model.classifier.bias!.value[flat: 0]
+        model.classifier.bias!.value = try Tensor(shape: [1], values: [original + 2])
+        ema.update(from: model)
+        XCTAssertEqual(ema.averagedState["classifier.bias"]?[flat: 0] ?? .nan, original + 1, accuracy: 1e-6)
+    }
+}
