@@ -4,10 +4,12 @@ public final class TensorStorage {
     public let count: Int
     public let pointer: UnsafeMutablePointer<Float>
 
-    /// 64-byte aligned so SIMD loads and OpenBLAS see cache-line aligned rows.
+    /// 64-byte aligned so SIMD loads and OpenBLAS see cache-line aligned rows. Large buffers
+    /// are reused from `BufferCache` when one of the same size was freed recently.
     public init(count: Int) {
         self.count = count
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: 64)
+        let bytes = max(count, 1) * MemoryLayout<Float>.stride
+        let raw = BufferCache.shared.take(bytes: bytes) ?? UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
         pointer = raw.bindMemory(to: Float.self, capacity: max(count, 1))
     }
 
@@ -22,5 +24,11 @@ public final class TensorStorage {
         return other
     }
 
-    deinit { UnsafeMutableRawPointer(pointer).deallocate() }
+    deinit {
+        let raw = UnsafeMutableRawPointer(pointer)
+        if !BufferCache.shared.give(raw, bytes: max(count, 1) * MemoryLayout<Float>.stride) { raw.deallocate() }
+    }
+
+    /// Releases the tensor buffer cache back to the system.
+    public static func releaseCachedBuffers() { BufferCache.shared.drain() }
 }
