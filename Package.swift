@@ -77,6 +77,7 @@ let package = Package(
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
+        .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels"]),
         .testTarget(name: "NNTests", dependencies: ["NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor"], resources: [.copy("Fixtures")]),

@@ -1,0 +1,66 @@
+@testable import Tensor
+import XCTest
+
+final class TensorTests: XCTestCase {
+    func testCopyOnWriteKeepsValueSemantics() throws {
+        let a = try Tensor(shape: [2, 2], values: [1, 2, 3, 4])
+        var b = a
+        b[flat: 0] = 9
+        XCTAssertEqual(a.values, [1, 2, 3, 4])
+        XCTAssertEqual(b.values, [9, 2, 3, 4])
+        var c = a
+        c.withUnsafeMutableBufferPointer { $0[3] = -1 }
+        XCTAssertEqual(a.values, [1, 2, 3, 4])
+        XCTAssertEqual(c.values, [1, 2, 3, -1])
+    }
+
+    func testUniquelyOwnedWriteDoesNotCopy() {
+        var t = Tensor(zeros: [4])
+        let before = t.storage.pointer
+        t.withUnsafeMutableBufferPointer { $0[0] = 1 }
+        XCTAssertEqual(t.storage.pointer, before)
+    }
+
+    func testReshapeSharesStorageAndChecksCount() throws {
+        let t = try Tensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 6])
+        let r = try t.reshaped([3, 2])
+        XCTAssertEqual(r.values, t.values)
+        XCTAssertTrue(r.storage === t.storage)
+        XCTAssertThrowsError(try t.reshaped([4, 2])) { XCTAssertTrue("\($0)".contains("reshape")) }
+        XCTAssertThrowsError(try Tensor(shape: [2, 2], values: [1])) { XCTAssertTrue("\($0)".contains("4 elements")) }
+    }
+
+    func testStorageIsSixtyFourByteAligned() {
+        for n in [1, 3, 100, 70_000] {
+            XCTAssertEqual(Int(bitPattern: Tensor(zeros: [n]).storage.pointer) % 64, 0)
+        }
+    }
+
+    func testBufferCacheReusesExactSizesAndZerosAreStillZero() {
+        let n = 1 << 18 // 1 MB: above the cache's minimum
+        var first: UnsafeMutablePointer<Float>?
+        do {
+            var t = Tensor(repeating: 7, shape: [n])
+            t.withUnsafeMutableBufferPointer { $0[0] = 3 }
+            first = t.storage.pointer
+        }
+        let reused = Tensor(zeros: [n])
+        XCTAssertEqual(reused.storage.pointer, first, "a freed buffer of the same size is reused")
+        XCTAssertTrue(reused.values.allSatisfy { $0 == 0 }, "reuse must not leak old values into zeros")
+        XCTAssertNotEqual(Tensor(zeros: [n + 16]).storage.pointer, first)
+    }
+
+    func testBufferCacheIsBounded() {
+        let cache = BufferCache()
+        let size = cache.capacityBytes / 2 + 1
+        let a = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        let b = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        XCTAssertTrue(cache.give(a, bytes: size))
+        XCTAssertFalse(cache.give(b, bytes: size), "over capacity: the caller frees it")
+        b.deallocate()
+        XCTAssertEqual(cache.take(bytes: size), a)
+        XCTAssertNil(cache.take(bytes: size))
+        a.deallocate()
+        XCTAssertNil(cache.take(bytes: 1024), "small buffers are never cached")
+    }
+}
