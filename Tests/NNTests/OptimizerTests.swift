@@ -66,13 +66,13 @@ final class OptimizerTests: XCTestCase {
     }
 
     func testSchedules() {
-        let cosine = WarmupCosineSchedule(baseRate: 1, warmupSteps: 10, totalSteps: 110, finalFactor: 0.01, warmupStartFactor: 0.1)
+        let cosine = WarmupSchedule(baseRate: 1, warmupSteps: 10, totalSteps: 110, decay: .cosine, finalFactor: 0.01, warmupStartFactor: 0.1)
         XCTAssertEqual(cosine.learningRate(atStep: 0), 0.1, accuracy: 1e-6)
         XCTAssertEqual(cosine.learningRate(atStep: 5), 0.55, accuracy: 1e-6)
         XCTAssertEqual(cosine.learningRate(atStep: 10), 1, accuracy: 1e-6)
         XCTAssertEqual(cosine.learningRate(atStep: 60), 0.505, accuracy: 1e-5)
         XCTAssertEqual(cosine.learningRate(atStep: 110), 0.01, accuracy: 1e-6)
-        let linear = WarmupLinearSchedule(baseRate: 1, warmupSteps: 0, totalSteps: 100, finalFactor: 0.1)
+        let linear = WarmupSchedule(baseRate: 1, warmupSteps: 0, totalSteps: 100, decay: .linear, finalFactor: 0.1)
         XCTAssertEqual(linear.learningRate(atStep: 50), 0.55, accuracy: 1e-6)
         XCTAssertEqual(linear.learningRate(atStep: 100), 0.1, accuracy: 1e-6)
     }

@@ -5,37 +5,20 @@ public protocol LearningRateSchedule {
     func learningRate(atStep step: Int) -> Float
 }
 
-/// Linear warm-up from `warmupStartFactor`·base to base, then cosine decay to `finalFactor`·base.
-public struct WarmupCosineSchedule: LearningRateSchedule {
-    public let baseRate: Float, warmupSteps: Int, totalSteps: Int, finalFactor: Float, warmupStartFactor: Float
+/// Linear warm-up from `warmupStartFactor`·base to base over `warmupSteps`, then a decay to
+/// `finalFactor`·base at `totalSteps`: cosine (SGDR-style) or linear (Ultralytics' default).
+public struct WarmupSchedule: LearningRateSchedule {
+    public enum Decay { case cosine, linear }
 
-    public init(baseRate: Float, warmupSteps: Int, totalSteps: Int, finalFactor: Float = 0.01, warmupStartFactor: Float = 0.1) {
+    public let baseRate: Float, warmupSteps: Int, totalSteps: Int, finalFactor: Float, warmupStartFactor: Float
+    public let decay: Decay
+
+    public init(baseRate: Float, warmupSteps: Int, totalSteps: Int, decay: Decay = .cosine, finalFactor: Float = 0.01,
+                warmupStartFactor: Float = 0.1) {
         self.baseRate = baseRate
         self.warmupSteps = max(0, warmupSteps)
         self.totalSteps = max(totalSteps, warmupSteps + 1)
-        self.finalFactor = finalFactor
-        self.warmupStartFactor = warmupStartFactor
-    }
-
-    public func learningRate(atStep step: Int) -> Float {
-        if step < warmupSteps {
-            let t = Float(step) / Float(warmupSteps)
-            return baseRate * (warmupStartFactor + (1 - warmupStartFactor) * t)
-        }
-        let t = min(1, Float(step - warmupSteps) / Float(totalSteps - warmupSteps))
-        let cosine = 0.5 * (1 + cos(Float.pi * t))
-        return baseRate * (finalFactor + (1 - finalFactor) * cosine)
-    }
-}
-
-/// Linear warm-up, then linear decay to `finalFactor`·base (Ultralytics' default "linear" lrf).
-public struct WarmupLinearSchedule: LearningRateSchedule {
-    public let baseRate: Float, warmupSteps: Int, totalSteps: Int, finalFactor: Float, warmupStartFactor: Float
-
-    public init(baseRate: Float, warmupSteps: Int, totalSteps: Int, finalFactor: Float = 0.01, warmupStartFactor: Float = 0.1) {
-        self.baseRate = baseRate
-        self.warmupSteps = max(0, warmupSteps)
-        self.totalSteps = max(totalSteps, warmupSteps + 1)
+        self.decay = decay
         self.finalFactor = finalFactor
         self.warmupStartFactor = warmupStartFactor
     }
@@ -45,6 +28,7 @@ public struct WarmupLinearSchedule: LearningRateSchedule {
             return baseRate * (warmupStartFactor + (1 - warmupStartFactor) * Float(step) / Float(warmupSteps))
         }
         let t = min(1, Float(step - warmupSteps) / Float(totalSteps - warmupSteps))
-        return baseRate * (1 - (1 - finalFactor) * t)
+        let remaining: Float = decay == .cosine ? 0.5 * (1 + cos(Float.pi * t)) : 1 - t
+        return baseRate * (finalFactor + (1 - finalFactor) * remaining)
     }
 }
