@@ -87,8 +87,10 @@ struct BenchEngineCommand: ParsableCommand {
         }
         let step = try bench.measureTrainingStep(steps: steps)
         let peak = EngineBenchmark.peakResidentBytes().map { Double($0) / 1e9 } ?? .nan
+        let phases = step.medianPhases
         print(String(format: "\ntraining step batch %d: median %.3f s → %.2f img/s (loss %.3e → %.3e); peak RSS %.2f GB (target ≤ 1.5)",
                      batch, step.medianSeconds, step.imagesPerSecond, step.firstLoss, step.lastLoss, peak))
+        print(String(format: "  phases (medians): forward %.0f ms, backward %.0f ms, optimizer %.0f ms", 1000 * phases.forward, 1000 * phases.backward, 1000 * phases.optimizer))
         if let torchPython {
             print("\nPyTorch peer (\(peerFolder)/torch_bench.py --quick), same machine, now:")
             let peer = try TorchPeer.run(python: torchPython, folder: peerFolder)
