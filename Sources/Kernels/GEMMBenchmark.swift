@@ -55,36 +55,45 @@ public enum GEMMBenchmark {
             defer { input.deallocate(); weight.deallocate(); output.deallocate() }
             // Shapes are valid constants, so the geometry cannot fail.
             let g = try! Conv2dGeometry(batch: batch, inChannels: cin, inHeight: h, inWidth: w, outChannels: cout, kernel: 1)
-            let engine = medianMilliseconds(repetitions) {
-                Conv2dKernel.forward(g, input: input, weight: weight, bias: nil, output: output)
-            }
-            openblas_set_num_threads(Int32(threads))
-            let raw = medianMilliseconds(repetitions) {
+            let runEngine = { Conv2dKernel.forward(g, input: input, weight: weight, bias: nil, output: output) }
+            let runRaw = {
+                openblas_set_num_threads(Int32(threads))
                 for n in 0..<batch {
                     cblas_sgemm(
                         CblasRowMajor, CblasNoTrans, CblasNoTrans, blasint(cout), blasint(spatial), blasint(cin), 1,
                         weight, blasint(cin), input + n * cin * spatial, blasint(spatial), 0,
                         output + n * cout * spatial, blasint(spatial))
                 }
+                openblas_set_num_threads(1)
             }
-            openblas_set_num_threads(1)
+            // Alternate the two, so load that comes and goes on a shared machine hits both alike.
+            let (engine, raw) = interleavedMedianMilliseconds(repetitions, runEngine, runRaw)
             return GEMMBenchmarkRow(
                 inChannels: cin, outChannels: cout, height: h, width: w, batch: batch, threads: threads,
                 engineMilliseconds: engine, rawMilliseconds: raw)
         }
     }
 
-    /// Median wall time of `repetitions` runs after one warm-up run.
-    static func medianMilliseconds(_ repetitions: Int, _ body: () -> Void) -> Double {
-        body()
-        var times: [Double] = []
-        for _ in 0..<repetitions {
+    /// Median wall times of `a` and `b` over `repetitions` runs each, taken in alternating blocks
+    /// (a few rounds) so slow drifts in machine load hit both alike. Runs are not alternated one
+    /// by one: OpenBLAS's threads spin for a while after a multi-threaded call and would steal
+    /// the cores from an engine run that follows at once, so each raw block is followed by a pause.
+    static func interleavedMedianMilliseconds(_ repetitions: Int, _ a: () -> Void, _ b: () -> Void) -> (Double, Double) {
+        func time(_ body: () -> Void) -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
             body()
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         }
-        times.sort()
-        return times[times.count / 2]
+        let rounds = 3, perBlock = max(1, (repetitions + rounds - 1) / rounds)
+        var timesA: [Double] = [], timesB: [Double] = []
+        for _ in 0..<rounds {
+            a()
+            for _ in 0..<perBlock { timesA.append(time(a)) }
+            b()
+            for _ in 0..<perBlock { timesB.append(time(b)) }
+            usleep(200_000)
+        }
+        return (timesA.sorted()[timesA.count / 2], timesB.sorted()[timesB.count / 2])
     }
 
     static func filled(_ count: Int, seed: UInt32) -> UnsafeMutablePointer<Float> {
