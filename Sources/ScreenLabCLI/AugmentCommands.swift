@@ -23,7 +23,7 @@ struct LoaderArguments: ParsableArguments {
 
     func validateSize() throws {
         guard (16...4096).contains(width), (16...4096).contains(height) else {
-            throw failure("--width and --height must lie in 16...4096 (got \(width)×\(height))")
+            throw usageError("--width and --height must lie in 16...4096 (got \(width)×\(height))")
         }
     }
 
@@ -61,8 +61,8 @@ struct AugmentPreviewCommand: ParsableCommand {
     @Option(help: "Epoch whose first samples are shown (exactly what the loader delivers).") var epoch = 0
 
     func run() throws {
-        guard let data = loader.data else { throw failure("--data is required (a dataset config, YOLO folder or COCO JSON)") }
-        guard count > 0, columns > 0, perSheet > 0, epoch >= 0 else { throw failure("--count, --columns and --per-sheet must be positive") }
+        guard let data = loader.data else { throw usageError("--data is required (a dataset config, YOLO folder or COCO JSON)") }
+        guard count > 0, columns > 0, perSheet > 0, epoch >= 0 else { throw usageError("--count, --columns and --per-sheet must be positive") }
         let (dataset, split) = try LoaderArguments.load(data)
         let dataLoader = try loader.makeLoader(dataset, split: split, batchSize: 1, workers: 0)
         let sheets = try AugmentPreview.sheets(dataLoader, classNames: dataset.classes, count: count, columns: columns,
@@ -93,7 +93,7 @@ struct BenchLoaderCommand: ParsableCommand {
 
     func run() throws {
         guard workers >= 0, batchSize > 0, seconds > 0, trainingImagesPerSecond > 0 else {
-            throw failure("--workers ≥ 0, --batch-size, --seconds and --training-images-per-second > 0")
+            throw usageError("--workers ≥ 0, --batch-size, --seconds and --training-images-per-second > 0")
         }
         let (dataset, split, description, cleanup) = try benchmarkData()
         defer { cleanup() }

@@ -33,13 +33,13 @@ struct DataCheckCommand: ParsableCommand {
     @Option(help: "Print at most this many problems per type (all by default).") var maxPerType: Int?
 
     func validate() throws {
-        if fix && out == nil { throw failure("--fix needs --out DIR (a new folder; the original is never edited)") }
-        if out != nil && !fix { throw failure("--out is only used with --fix") }
+        if fix && out == nil { throw usageError("--fix needs --out DIR (a new folder; the original is never edited)") }
+        if out != nil && !fix { throw usageError("--out is only used with --fix") }
     }
 
     func run() throws {
         let reference = DatasetReference.parse(dataset)
-        guard reference.split == nil else { throw failure("check runs on a whole dataset; drop ':\(reference.split!)'") }
+        guard reference.split == nil else { throw usageError("check runs on a whole dataset; drop ':\(reference.split!)'") }
         let url = URL(fileURLWithPath: reference.path)
         let report: CheckReport
         do { report = try DatasetChecker.check(url, options: .init(decodeImages: decode, showProgress: true)) } catch {
@@ -111,9 +111,9 @@ struct DataSplitCommand: ParsableCommand {
     @Option(help: "Output folder (new or empty).") var out: String
 
     func run() throws {
-        guard let unit = DatasetSplitter.Unit(rawValue: by) else { throw failure("--by must be group or image, not '\(by)'") }
+        guard let unit = DatasetSplitter.Unit(rawValue: by) else { throw usageError("--by must be group or image, not '\(by)'") }
         let parsed = fractions.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parsed.allSatisfy({ $0 != nil }) else { throw failure("--fractions '\(fractions)' must be numbers like 0.8,0.1,0.1") }
+        guard parsed.allSatisfy({ $0 != nil }) else { throw usageError("--fractions '\(fractions)' must be numbers like 0.8,0.1,0.1") }
         let splitNames = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         var data = try loadDataset(dataset)
         printNotes(data)
@@ -154,9 +154,9 @@ struct DataConvertCommand: ParsableCommand {
             switch to {
             case "yolo": try YOLOWriter.write(data, to: folder, images: copyImages ? .copy : .symlink, showProgress: true)
             case "coco": try COCOWriter.write(data, to: folder.appendingPathComponent("annotations.json"))
-            default: throw failure("--to must be yolo or coco, not '\(to)'")
+            default: throw usageError("--to must be yolo or coco, not '\(to)'")
             }
-        } catch let error as ValidationError { throw error } catch { throw failure("\(error)") }
+        } catch let error as ValidationError { throw error } catch let error as CommandFailure { throw error } catch { throw failure("\(error)") }
         print("wrote \(data.samples.count) images, \(data.samples.reduce(0) { $0 + $1.annotations.count }) boxes, "
               + "\(data.classes.count) classes as \(to) to \(out)")
     }

@@ -36,11 +36,11 @@ struct EvaluateCommand: ParsableCommand {
 
     func validate() throws {
         if weights != nil {
-            throw failure("--weights (run a trained model, then score it) arrives with the detector-training issue; for now export the model's detections as a COCO results file and pass --predictions")
+            throw usageError("--weights (run a trained model, then score it) arrives with the detector-training issue; for now export the model's detections as a COCO results file and pass --predictions")
         }
-        guard predictions != nil else { throw failure("give --predictions FILE (COCO results JSON)") }
-        guard iou > 0, iou <= 1 else { throw failure("--iou must be in (0, 1], got \(iou)") }
-        if let maxDetections, maxDetections < 1 { throw failure("--max-detections must be at least 1") }
+        guard predictions != nil else { throw usageError("give --predictions FILE (COCO results JSON)") }
+        guard iou > 0, iou <= 1 else { throw usageError("--iou must be in (0, 1], got \(iou)") }
+        if let maxDetections, maxDetections < 1 { throw usageError("--max-detections must be at least 1") }
     }
 
     func run() throws {
@@ -129,7 +129,7 @@ struct BenchEvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "Also write gt.json and predictions.json here (to time pycocotools on the same input).") var writeJSON: String?
 
     func validate() throws {
-        guard images > 0, groundTruth > 0, detections >= 0, classes > 0, runs > 0 else { throw failure("sizes and --runs must be positive") }
+        guard images > 0, groundTruth > 0, detections >= 0, classes > 0, runs > 0 else { throw usageError("sizes and --runs must be positive") }
     }
 
     func run() throws {

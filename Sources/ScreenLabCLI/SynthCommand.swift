@@ -30,12 +30,12 @@ struct DataSynthCommand: ParsableCommand {
     @Option(help: "Screens in the contact sheet.") var sheetScreens: Int = 4
 
     func validate() throws {
-        guard count >= 1 else { throw failure("--count must be at least 1 (got \(count))") }
-        guard ["yolo", "coco"].contains(format) else { throw failure("--format must be yolo or coco (got '\(format)')") }
-        guard scale == 1 || scale == 2 else { throw failure("--scale must be 1 or 2 (got \(scale))") }
-        guard threads >= 1 else { throw failure("--threads must be at least 1 (got \(threads))") }
-        if let apps, apps < 1 { throw failure("--apps must be at least 1 (got \(apps))") }
-        guard (1...64).contains(sheetScreens) else { throw failure("--sheet-screens must be in 1...64 (got \(sheetScreens))") }
+        guard count >= 1 else { throw usageError("--count must be at least 1 (got \(count))") }
+        guard ["yolo", "coco"].contains(format) else { throw usageError("--format must be yolo or coco (got '\(format)')") }
+        guard scale == 1 || scale == 2 else { throw usageError("--scale must be 1 or 2 (got \(scale))") }
+        guard threads >= 1 else { throw usageError("--threads must be at least 1 (got \(threads))") }
+        if let apps, apps < 1 { throw usageError("--apps must be at least 1 (got \(apps))") }
+        guard (1...64).contains(sheetScreens) else { throw usageError("--sheet-screens must be in 1...64 (got \(sheetScreens))") }
     }
 
     func run() throws {
@@ -61,7 +61,7 @@ struct DataSynthCommand: ParsableCommand {
             if format == "yolo" { try YOLOWriter.write(dataset, to: outURL) } else { try COCOWriter.write(dataset, to: outURL.appendingPathComponent("annotations.json")) }
             print(String(format: "rendered and wrote %d screens in %.2f s: %.1f screens/s with %d thread%@", count, seconds,
                          Double(count) / max(seconds, 1e-9), threads, threads == 1 ? "" : "s"))
-        } catch let error as ValidationError { throw error } catch { throw failure("\(error)") }
+        } catch let error as ValidationError { throw error } catch let error as CommandFailure { throw error } catch { throw failure("\(error)") }
 
         printSummary(dataset, splits: splits)
         if let contactSheet { try writeContactSheet(generator, to: contactSheet) }

@@ -88,7 +88,7 @@ private func modelStateShapes(for config: ModelConfig, configFile: String) throw
     guard config.architecture.name == "reference-detector" else { return nil }
     var detector = DetectorConfiguration(classCount: config.classes.count, inputHeight: config.input.height,
                                          inputWidth: config.input.width)
-    func invalid(_ key: String, _ value: String, _ expected: String) -> ValidationError {
+    func invalid(_ key: String, _ value: String, _ expected: String) -> CommandFailure {
         failure("\(configFile): architecture.options.\(key) is \(value); expected \(expected)")
     }
     for (key, value) in config.architecture.options.sorted(by: { $0.key < $1.key }) {
@@ -126,7 +126,7 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
         let output = out.map { URL(fileURLWithPath: $0) }
             ?? input.deletingPathExtension().appendingPathExtension("thresholds").appendingPathExtension("slw")
         guard output.standardizedFileURL != input.standardizedFileURL else {
-            throw failure("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
+            throw usageError("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
         }
         let picked = try pickedThresholds(URL(fileURLWithPath: thresholds))
         let updated = try reportingErrors { () -> WeightsFile in

@@ -10,6 +10,9 @@ public final class ProgressLine {
     private let start = DispatchTime.now().uptimeNanoseconds
     private var lastDraw: UInt64 = 0
     private let enabled: Bool
+    /// A drawn line not yet ended with a newline: closed in deinit, so an error thrown
+    /// mid-way prints on its own line instead of after the progress text.
+    private var lineOpen = false
     public private(set) var done = 0
 
     public init(_ label: String, total: Int, unit: String = "items", interval: Double = 0.25, enabled: Bool = true) {
@@ -35,6 +38,11 @@ public final class ProgressLine {
         guard enabled else { return }
         draw(detail: detail)
         FileHandle.standardError.write(Data("\n".utf8))
+        lineOpen = false
+    }
+
+    deinit {
+        if lineOpen { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
     private func draw(detail: String) {
@@ -46,6 +54,7 @@ public final class ProgressLine {
                           ProgressLine.clock(elapsed), ProgressLine.clock(remaining))
         if !detail.isEmpty { line += "  " + detail }
         FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        lineOpen = true
     }
 
     public static func clock(_ seconds: Double) -> String {
