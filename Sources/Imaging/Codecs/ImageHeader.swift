@@ -4,6 +4,18 @@ import Foundation
 /// marker segments (EXIF thumbnails can put it tens of KB in), reading only segment heads.
 enum ImageHeader {
     static func readSize(_ url: URL) throws -> (width: Int, height: Int) {
+        try withReader(url) { read, _ in
+            let head = try read(0, 24)
+            switch try ImageIO.sniff(head, name: url.path) {
+            case .png: return try pngSize(head, name: url.path)
+            case .jpeg: return try jpegSize(name: url.path, read: read)
+            }
+        }
+    }
+
+    /// Opens `url` for random-access reads of a few bytes at a time; `body` gets
+    /// `read(offset, count)` (fewer bytes at the end of the file) and the file size.
+    static func withReader<T>(_ url: URL, _ body: (_ read: (Int, Int) throws -> [UInt8], _ fileSize: Int) throws -> T) throws -> T {
         let name = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) else {
@@ -11,7 +23,7 @@ enum ImageHeader {
         }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: name) else {
             throw ImageError(file: name, kind: isDirectory.boolValue ? .notAnImage : .missing,
-                             detail: isDirectory.boolValue ? "it is a folder" : "cannot open for reading")
+                             detail: isDirectory.boolValue ? "it is a folder" : "cannot open for reading (permission denied?)")
         }
         defer { try? handle.close() }
         func read(_ offset: Int, _ count: Int) throws -> [UInt8] {
@@ -22,11 +34,11 @@ enum ImageHeader {
                 throw ImageError(file: name, kind: .missing, detail: "read failed: \(error.localizedDescription)")
             }
         }
-        let head = try read(0, 24)
-        switch try ImageIO.sniff(head, name: name) {
-        case .png: return try pngSize(head, name: name)
-        case .jpeg: return try jpegSize(name: name, read: read)
+        let size: Int
+        do { size = Int(try handle.seekToEnd()) } catch {
+            throw ImageError(file: name, kind: .missing, detail: "read failed: \(error.localizedDescription)")
         }
+        return try body(read, size)
     }
 
     static func pngSize(_ head: [UInt8], name: String) throws -> (width: Int, height: Int) {

@@ -29,6 +29,12 @@ public enum ImageIO {
         try ImageHeader.readSize(url)
     }
 
+    /// Throws `.truncated` when a PNG lacks its closing IEND chunk or a JPEG its end-of-image
+    /// marker: reads the first and last kilobyte only (see `ImageCompleteness`).
+    public static func checkComplete(_ url: URL) throws {
+        try ImageCompleteness.check(url)
+    }
+
     /// Encodes RGB8 as an 8-bit RGB PNG. `fast` compresses several times faster into a larger file.
     public static func encodePNG(_ image: RGBImage, fast: Bool = false) throws -> Data {
         try PNGCodec.encode(image, fast: fast, name: "<PNG in memory>")
