@@ -22,12 +22,14 @@ struct DataCheckCommand: ParsableCommand {
         discussion: """
             DATASET is a dataset config (.yaml), a YOLO folder or a COCO .json. Every problem is printed
             with its file and line, then counts per problem type; exits non-zero when there are problems.
+            Every image's end is checked for truncation (JPEG end marker, PNG IEND); --decode decodes fully.
             --fix --out DIR writes a NEW label set (boxes clipped to the image; zero-area, unknown-class
-            and malformed lines dropped) and lists every change; the original is never edited.
+            and malformed lines, broken images and repeated list entries left out) and lists every change;
+            the original is never edited.
             """)
 
     @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json.") var dataset: String
-    @Flag(help: "Decode every image fully (finds truncated files a header read misses).") var decode = false
+    @Flag(help: "Decode every image fully (finds corrupt data the end-marker check misses).") var decode = false
     @Flag(help: "Write a fixed copy of the labels to --out.") var fix = false
     @Option(help: "Folder for the fixed label set (new or empty).") var out: String?
     @Option(help: "Print at most this many problems per type (all by default).") var maxPerType: Int?
@@ -54,6 +56,7 @@ struct DataCheckCommand: ParsableCommand {
         let table = TextTable(header: ["problem", "count"], rows: report.counts.map { [$0.kind.rawValue, String($0.count)] })
         print("\n\(report.dataset.samples.count) readable images, \(report.dataset.samples.reduce(0) { $0 + $1.annotations.count }) boxes checked")
         print(table.terminal())
+        if !fix { report.remedies(datasetArgument: dataset).forEach { print($0) } }
         if fix, let out {
             let (fixed, summary) = DatasetFixer.fix(report)
             let format = (try? DatasetLoader.format(of: url)) ?? .yolo

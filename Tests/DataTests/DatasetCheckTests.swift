@@ -3,9 +3,10 @@ import XCTest
 @testable import Data
 
 /// yolo-problems (see Fixtures/make_fixtures.py): ok.png 100x50 with label lines
-/// 1 fine, 2 leaving the image, 3 zero width, 4 class 5 of 2, 5 four fields, 6 NaN, 7 "abc";
-/// dup.png = ok.png's bytes; corrupt.png is text; missing.png is listed but absent;
-/// shared.png is in train and val; labels/ghost.txt has no image.
+/// 1 fine, 2 leaving the image, 3 zero width, 4 class 5 of 2, 5 four fields, 6 NaN, 7 "abc",
+/// 8 negative width; dup.png = ok.png's bytes; corrupt.png is text; missing.png is listed but
+/// absent; shared.png is in train and val; cut.jpg lacks its end marker; train.txt line 7 lists
+/// ok.png again; undecodable.png is complete but its pixel data is garbage; labels/ghost.txt has no image.
 final class DatasetCheckTests: XCTestCase {
     func report() throws -> CheckReport { try DatasetChecker.check(try Fixtures.url("yolo-problems")) }
 
@@ -14,8 +15,9 @@ final class DatasetCheckTests: XCTestCase {
     func testEveryProblemTypeIsFoundOnceWithFileAndLine() throws {
         let report = try report()
         let counts = Dictionary(uniqueKeysWithValues: report.counts.map { ($0.kind, $0.count) })
-        XCTAssertEqual(counts, [.missingImage: 1, .unreadableImage: 1, .malformedLine: 3, .unknownClass: 1, .boxOutsideImage: 1,
-                                .zeroAreaBox: 1, .duplicateImage: 1, .imageInTwoSplits: 1, .orphanLabel: 1, .manifestMismatch: 0, .invalidAnnotation: 0])
+        XCTAssertEqual(counts, [.missingImage: 1, .unreadableImage: 1, .truncatedImage: 1, .imageSizeMismatch: 0, .malformedLine: 3,
+                                .unknownClass: 1, .boxOutsideImage: 1, .zeroAreaBox: 2, .duplicateImage: 1, .imageInTwoSplits: 1,
+                                .duplicateListEntry: 1, .orphanLabel: 1, .manifestMismatch: 0, .invalidAnnotation: 0])
         func located(_ kind: DatasetIssue.Kind) -> [String] {
             issues(report, kind).map { "\(($0.file as NSString).lastPathComponent):\($0.line.map(String.init) ?? "-")" }
         }
@@ -24,7 +26,15 @@ final class DatasetCheckTests: XCTestCase {
         XCTAssertEqual(located(.malformedLine), ["ok.txt:5", "ok.txt:6", "ok.txt:7"])
         XCTAssertEqual(located(.unknownClass), ["ok.txt:4"])
         XCTAssertEqual(located(.boxOutsideImage), ["ok.txt:2"])
-        XCTAssertEqual(located(.zeroAreaBox), ["ok.txt:3"])
+        XCTAssertEqual(located(.zeroAreaBox), ["ok.txt:3", "ok.txt:8"])
+        XCTAssertEqual(located(.truncatedImage), ["cut.jpg:-"])
+        XCTAssertEqual(located(.duplicateListEntry), ["train.txt:7"])
+        XCTAssertTrue(issues(report, .zeroAreaBox)[0].message.hasSuffix("has no area"), issues(report, .zeroAreaBox)[0].message)
+        XCTAssertTrue(issues(report, .zeroAreaBox)[1].message.hasSuffix("has a negative width"), issues(report, .zeroAreaBox)[1].message)
+        XCTAssertTrue(issues(report, .truncatedImage)[0].message.contains("does not end with the end-of-image marker FF D9"))
+        XCTAssertEqual(issues(report, .duplicateListEntry)[0].message,
+                       "images/ok.png is already listed on line 1; the second listing is ignored")
+        XCTAssertEqual(report.dataset.splits["train"]?.map { report.dataset.samples[$0].id }, ["ok", "dup", "shared", "undecodable"])
         XCTAssertEqual(located(.duplicateImage), ["dup.png:-"])
         XCTAssertEqual(located(.imageInTwoSplits), ["shared.png:-"])
         XCTAssertEqual(located(.orphanLabel), ["ghost.txt:-"])
@@ -56,9 +66,77 @@ final class DatasetCheckTests: XCTestCase {
         let bytes = try Data(contentsOf: source.appendingPathComponent("images/screen1.png"))
         try bytes.prefix(40).write(to: folder.appendingPathComponent("images/cut.png"))  // IHDR intact, IDAT cut
         try "Text\n".write(to: folder.appendingPathComponent("classes.txt"), atomically: true, encoding: .utf8)
+        let found = try DatasetChecker.check(folder).issues
+        XCTAssertEqual(found.map(\.kind), [.truncatedImage])
+        XCTAssertEqual(found.first?.file, folder.appendingPathComponent("images/cut.png").standardizedFileURL.path)
+        XCTAssertTrue(found.first?.message.contains("PNG has no IEND chunk at its end; the 40-byte file ends with") == true, "\(found)")
+        // Trailing zero padding after IEND is accepted.
+        try (bytes + Data(repeating: 0, count: 100)).write(to: folder.appendingPathComponent("images/cut.png"))
         XCTAssertEqual(try DatasetChecker.check(folder).issues, [])
-        let decoded = try DatasetChecker.check(folder, options: .init(decodeImages: true))
-        XCTAssertEqual(decoded.issues.map(\.kind), [.unreadableImage])
+    }
+
+    func testDecodeFindsCorruptDataTheEndCheckMissesAndFixLeavesItOut() throws {
+        let plain = try report()
+        XCTAssertFalse(plain.issues.contains { $0.file.hasSuffix("undecodable.png") })
+        let decoded = try DatasetChecker.check(try Fixtures.url("yolo-problems"), options: .init(decodeImages: true))
+        XCTAssertEqual(issues(decoded, .unreadableImage).map { ($0.file as NSString).lastPathComponent }, ["corrupt.png", "undecodable.png"])
+        XCTAssertTrue(issues(decoded, .unreadableImage)[1].message.hasPrefix("decoding failed: "))
+        XCTAssertEqual(decoded.dataset.samples.map(\.id), ["ok", "dup", "shared"])
+        let (fixed, summary) = DatasetFixer.fix(decoded)
+        XCTAssertTrue(summary.droppedAtLoad.contains { $0.contains("undecodable.png") })
+        let out = try Fixtures.temporaryFolder(self).appendingPathComponent("fixed")
+        try DatasetFixer.write(fixed, sourceFormat: .yolo, to: out)
+        let fm = FileManager.default
+        XCTAssertFalse(fm.fileExists(atPath: out.appendingPathComponent("images/undecodable.png").path))
+        XCTAssertFalse(fm.fileExists(atPath: out.appendingPathComponent("labels/undecodable.txt").path))
+        XCTAssertFalse(fm.fileExists(atPath: out.appendingPathComponent("images/cut.jpg").path))
+        let train = try String(contentsOf: out.appendingPathComponent("splits/train.txt"), encoding: .utf8)
+        XCTAssertEqual(train, "images/ok.png\nimages/dup.png\nimages/shared.png\n")
+    }
+
+    /// coco-problems: s1.png is 40x20 but the JSON says 41; gone.png does not exist; cut.png lacks IEND.
+    func testCOCOCheckOpensEveryImageAndNamesTheEntry() throws {
+        let json = try Fixtures.url("coco-problems/instances.json")
+        let report = try DatasetChecker.check(json)
+        XCTAssertEqual(report.issues.map(\.kind), [.imageSizeMismatch, .missingImage, .truncatedImage])
+        XCTAssertEqual(report.issues.map { ($0.file as NSString).lastPathComponent }, ["instances.json", "instances.json", "cut.png"])
+        XCTAssertTrue(report.issues[0].message.hasPrefix("image id 1 'images/s1.png' has width 41, height 20 but the image is 40x20"),
+                      report.issues[0].message)
+        XCTAssertTrue(report.issues[1].message.hasPrefix("image id 2 'images/gone.png': "), report.issues[1].message)
+        XCTAssertTrue(report.issues[1].message.hasSuffix("coco-problems/images/gone.png does not exist"), report.issues[1].message)
+        // The header's size wins; the missing and truncated images and their boxes are left out.
+        XCTAssertEqual(report.dataset.samples.map(\.cocoImageID), [1])
+        XCTAssertEqual(report.dataset.samples[0].width, 40)
+        let (fixed, summary) = DatasetFixer.fix(report)
+        XCTAssertEqual(summary.correctedSizes.count, 1)
+        XCTAssertEqual(summary.droppedAtLoad.count, 2)
+        let out = try Fixtures.temporaryFolder(self).appendingPathComponent("fixed")
+        try DatasetFixer.write(fixed, sourceFormat: .coco, to: out)
+        XCTAssertEqual(try DatasetChecker.check(out.appendingPathComponent("annotations.json")).issues, [])
+        // A strict load (training) still trusts the JSON and does not open the images.
+        XCTAssertEqual(try COCOReader.read(json).samples.map(\.width), [41, 30, 48])
+    }
+
+    func testRemediesAreSaidOnceForTheWholeReport() throws {
+        let remedies = try report().remedies(datasetArgument: "data/x")
+        XCTAssertEqual(remedies.count, 2)
+        XCTAssertTrue(remedies[0].contains("run `screenlab data check data/x --fix --out DIR`"), remedies[0])
+        XCTAssertTrue(remedies[1].hasPrefix("duplicate images and images in two splits are not changed by --fix"), remedies[1])
+        XCTAssertFalse(try report().issues.contains { $0.message.contains("--fix") })
+        XCTAssertEqual(try DatasetChecker.check(try Fixtures.url("yolo-basic")).remedies(datasetArgument: "x"), [])
+    }
+
+    func testALabelPathThatIsAFolderIsReportedInPlainWords() throws {
+        let folder = try Fixtures.temporaryFolder(self)
+        let bytes = try Data(contentsOf: try Fixtures.url("yolo-basic/images/screen1.png"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try bytes.write(to: folder.appendingPathComponent("images/a.png"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("labels/a.txt"), withIntermediateDirectories: true)
+        try "Text\n".write(to: folder.appendingPathComponent("classes.txt"), atomically: true, encoding: .utf8)
+        let found = try DatasetChecker.check(folder).issues
+        XCTAssertEqual(found.map(\.kind), [.malformedLine])
+        XCTAssertEqual(found.first?.message, "label file is a folder, not a file")
+        XCTAssertTrue(found.first?.file.hasSuffix("labels/a.txt") == true)
     }
 
     func testContentHashSeparatesTailsAndLengths() {
@@ -74,15 +152,18 @@ final class DatasetCheckTests: XCTestCase {
         let (fixed, summary) = DatasetFixer.fix(report)
         XCTAssertEqual(summary.clippedBoxes.count, 1)
         XCTAssertTrue(summary.clippedBoxes[0].contains("ok.txt:2"), summary.clippedBoxes[0])
-        XCTAssertEqual(summary.droppedBoxes.count, 1)
+        XCTAssertEqual(summary.droppedBoxes.count, 2)
         XCTAssertTrue(summary.droppedBoxes[0].contains("ok.txt:3"), summary.droppedBoxes[0])
-        XCTAssertEqual(summary.droppedAtLoad.count, 7)   // 3 malformed, 1 unknown class, corrupt and missing image, ghost label
+        XCTAssertTrue(summary.droppedBoxes[1].contains("ok.txt:8"), summary.droppedBoxes[1])
+        // 3 malformed, 1 unknown class, corrupt, missing and truncated image, ok.png listed twice, ghost label
+        XCTAssertEqual(summary.droppedAtLoad.count, 9)
         XCTAssertEqual(summary.leftAsIs.count, 2)        // the duplicate and the image in two splits
         let out = try Fixtures.temporaryFolder(self).appendingPathComponent("fixed")
         try DatasetFixer.write(fixed, sourceFormat: .yolo, to: out)
 
         let back = try YOLOReader.read(out)
-        XCTAssertEqual(back.samples.map(\.id), ["ok", "dup", "shared"])
+        XCTAssertEqual(back.samples.map(\.id), ["ok", "dup", "shared", "undecodable"])
+        XCTAssertEqual(back.splits["train"]?.map { back.samples[$0].id }, ["ok", "dup", "shared", "undecodable"])
         let ok = back.samples[0].annotations
         XCTAssertEqual(ok.map(\.classIndex), [0, 1])
         // Line 2: x 70..110 clipped to 70..100 on the 100-wide image; y 20..30 unchanged.
@@ -93,7 +174,7 @@ final class DatasetCheckTests: XCTestCase {
         XCTAssertEqual(recheck.issues.map(\.kind), [.duplicateImage, .imageInTwoSplits])
         // The original is untouched.
         let original = try String(contentsOf: try Fixtures.url("yolo-problems/labels/ok.txt"), encoding: .utf8)
-        XCTAssertEqual(original.split(separator: "\n").count, 7)
+        XCTAssertEqual(original.split(separator: "\n").count, 8)
     }
 
     func testFixRefusesToWriteOverTheSourceOrIntoAFullFolder() throws {

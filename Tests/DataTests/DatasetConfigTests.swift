@@ -93,6 +93,17 @@ final class DatasetConfigTests: XCTestCase {
         }
     }
 
+    func testAPathThatResolvesNowhereNamesTheConfigKeyLineAndResolvedPath() throws {
+        let root = try Fixtures.temporaryFolder(self)
+        try Data().write(to: root.appendingPathComponent("Package.swift"))
+        let file = root.appendingPathComponent("Configs/datasets/x.yaml")
+        let config = try DatasetConfig.parse(yaml: "description: test\npath: data/nowhere\n", file: file)
+        XCTAssertThrowsError(try config.load()) { error in
+            XCTAssertEqual("\(error)", "\(file.path):2: 'path': 'data/nowhere' resolves to \(root.standardizedFileURL.path)/data/nowhere "
+                           + "(relative to \(root.standardizedFileURL.path), the folder with Package.swift), which does not exist; fix path: or put the data there")
+        }
+    }
+
     /// COCO source: classes come ordered by category id (Text 3, Icon 7, Toggle (Selected) 10);
     /// after mapping the source's category ids no longer describe the classes and are dropped.
     func testCOCOSourceIsMappedAndLosesCategoryIDs() throws {

@@ -36,12 +36,16 @@ final class DatasetLoaderTests: XCTestCase {
     func testLenientLoadCollectsIssuesInsteadOfThrowing() throws {
         let issues = IssueCollector(strict: false)
         let dataset = try DatasetLoader.loadAll(try Fixtures.url("yolo-problems"), issues: issues)
-        // corrupt.png and missing.png are dropped; shared.png is one sample in two splits.
-        XCTAssertEqual(dataset.samples.map(\.id), ["ok", "dup", "shared"])
-        XCTAssertEqual(dataset.splits, ["train": [0, 1, 2], "val": [2]])
+        // corrupt.png and missing.png are dropped; shared.png is one sample in two splits; the
+        // second listing of ok.png is left out (the load does not look at image ends: `check` does).
+        XCTAssertEqual(dataset.samples.map(\.id), ["ok", "dup", "shared", "cut", "undecodable"])
+        XCTAssertEqual(dataset.splits, ["train": [0, 1, 2, 3, 4], "val": [2]])
         XCTAssertEqual(issues.issues.map(\.kind), [.unknownClass, .malformedLine, .malformedLine, .malformedLine,
-                                                   .unreadableImage, .missingImage])
-        let missing = issues.issues.last!
+                                                   .unreadableImage, .missingImage, .duplicateListEntry])
+        let missing = issues.issues[5]
         XCTAssertTrue(missing.file.hasSuffix("splits/train.txt") && missing.line == 4, missing.description)
+        XCTAssertThrowsError(try DatasetLoader.load(try Fixtures.url("yolo-problems").path)) { error in
+            XCTAssertTrue("\(error)".contains("ok.txt:4: unknown class"), "\(error)")  // strict: the first problem
+        }
     }
 }

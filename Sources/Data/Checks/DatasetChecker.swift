@@ -4,10 +4,11 @@ import Support
 
 /// `screenlab data check`: every problem in a dataset, each with the file (and line) to fix.
 ///
-/// Reading problems (missing or unreadable images, malformed lines, unknown classes) come from
-/// a lenient load that opens every image header (never trusting `manifest.tsv` sizes); then
-/// boxes are checked against their image, image bytes are hashed to find duplicates, and split
-/// lists are checked for an image in two splits.
+/// Reading problems (missing or unreadable images, malformed lines, unknown classes, an image
+/// listed twice) come from a lenient load that opens every image header (never trusting
+/// `manifest.tsv` or COCO JSON sizes); then every image's end is checked for truncation (or the
+/// image fully decoded), boxes are checked against their image, image bytes are hashed to find
+/// duplicates, and split lists are checked for an image in two splits.
 public struct CheckReport {
     /// The dataset as loaded leniently: unreadable images and bad lines already left out.
     public var dataset: Dataset
@@ -18,6 +19,22 @@ public struct CheckReport {
     public var counts: [(kind: DatasetIssue.Kind, count: Int)] {
         DatasetIssue.Kind.allCases.map { kind in (kind, issues.filter { $0.kind == kind }.count) }
     }
+
+    /// What to do, said once for the whole report (each problem line names only the place):
+    /// `datasetArgument` is the dataset as the user typed it.
+    public func remedies(datasetArgument: String) -> [String] {
+        let found = Set(issues.map(\.kind))
+        var lines: [String] = []
+        if !found.isDisjoint(with: DatasetFixer.repairedKinds) {
+            lines.append("to repair: run `screenlab data check \(datasetArgument) --fix --out DIR`: it clips boxes to their image, "
+                         + "drops boxes with no area, leaves out bad lines and broken images, and writes a new label set (the original is not edited)")
+        }
+        if !found.isDisjoint(with: DatasetFixer.leftForAPerson) {
+            lines.append("duplicate images and images in two splits are not changed by --fix: decide which copy or split keeps each "
+                         + "one and remove the other from the split lists")
+        }
+        return lines
+    }
 }
 
 public enum DatasetChecker {
@@ -26,7 +43,7 @@ public enum DatasetChecker {
     public static let edgeTolerance = 1e-3
 
     public struct Options {
-        /// Decode every image fully (finds truncated bodies a header read misses); slower.
+        /// Decode every image fully (finds corrupt data that the end-marker check misses); slower.
         public var decodeImages = false
         public var showProgress = false
         public init(decodeImages: Bool = false, showProgress: Bool = false) {
@@ -37,9 +54,12 @@ public enum DatasetChecker {
 
     public static func check(_ url: URL, options: Options = Options()) throws -> CheckReport {
         let collector = IssueCollector(strict: false)
-        let dataset = try DatasetLoader.loadAll(url, issues: collector, showProgress: options.showProgress, useManifestSizes: false)
+        var dataset = try DatasetLoader.loadAll(url, issues: collector, showProgress: options.showProgress, useManifestSizes: false)
         var issues = collector.issues
-        if options.decodeImages { issues += decodeFailures(dataset, showProgress: options.showProgress) }
+        // Broken images leave the dataset here, so `--fix` never writes them (nor lists them in a split).
+        let broken = brokenImages(dataset, decode: options.decodeImages, showProgress: options.showProgress)
+        issues += broken.map(\.issue)
+        dataset = dataset.removingSamples(Set(broken.map(\.sample)))
         issues += boxIssues(dataset, sources: collector.annotationSources)
         issues += try duplicateImages(dataset, showProgress: options.showProgress)
         issues += imagesInTwoSplits(dataset)
@@ -48,7 +68,7 @@ public enum DatasetChecker {
         return CheckReport(dataset: dataset, issues: issues, annotationSources: collector.annotationSources)
     }
 
-    /// Zero-area boxes and boxes leaving their image, named by label file and line (YOLO) or
+    /// Zero-area, negative and out-of-image boxes, named by label file and line (YOLO) or
     /// annotation id (COCO) when the reader recorded them, else by image and box number.
     static func boxIssues(_ dataset: Dataset, sources: [String: [AnnotationSource]]) -> [DatasetIssue] {
         var issues: [DatasetIssue] = []
@@ -61,7 +81,10 @@ public enum DatasetChecker {
                 let file = source?.file ?? sample.imagePath
                 let place = (source?.annotationID.map { "annotation id \($0) " } ?? (source == nil ? "box \(number + 1) " : ""))
                     + "(\(name)) \(format(box))"
-                if box.width <= 0 || box.height <= 0 {
+                if box.width < 0 || box.height < 0 {
+                    let sides = [box.width < 0 ? "width" : nil, box.height < 0 ? "height" : nil].compactMap { $0 }.joined(separator: " and ")
+                    issues.append(DatasetIssue(.zeroAreaBox, file: file, line: source?.line, "\(place) has a negative \(sides)"))
+                } else if box.width == 0 || box.height == 0 {
                     issues.append(DatasetIssue(.zeroAreaBox, file: file, line: source?.line, "\(place) has no area"))
                 } else if box.minX < -t || box.minY < -t || box.maxX > w + t || box.maxY > h + t {
                     issues.append(DatasetIssue(.boxOutsideImage, file: file, line: source?.line,
@@ -145,17 +168,26 @@ public enum DatasetChecker {
         }
     }
 
-    static func decodeFailures(_ dataset: Dataset, showProgress: Bool) -> [DatasetIssue] {
-        let progress = ProgressLine("decoding images", total: dataset.samples.count, unit: "images", enabled: showProgress)
-        var issues: [DatasetIssue] = []
-        for sample in dataset.samples {
+    /// Images cut short (no JPEG end marker / PNG IEND, from the first and last kilobyte) and,
+    /// with `decode`, images the decoder rejects; each with the index of its sample.
+    static func brokenImages(_ dataset: Dataset, decode: Bool, showProgress: Bool) -> [(sample: Int, issue: DatasetIssue)] {
+        let progress = ProgressLine(decode ? "decoding images" : "checking image ends", total: dataset.samples.count,
+                                    unit: "images", enabled: showProgress)
+        var broken: [(sample: Int, issue: DatasetIssue)] = []
+        for (index, sample) in dataset.samples.enumerated() {
             defer { progress.advance() }
-            do { _ = try ImageIO.read(dataset.imageURL(of: sample)) } catch {
-                issues.append(DatasetIssue(.unreadableImage, file: sample.imagePath, "decoding failed: \(error)"))
+            let url = dataset.imageURL(of: sample)
+            do {
+                try ImageIO.checkComplete(url)
+                if decode { _ = try ImageIO.read(url) }
+            } catch let error as ImageError where error.kind == .truncated {
+                broken.append((index, DatasetIssue(.truncatedImage, file: url.path, error.detail)))
+            } catch {
+                broken.append((index, DatasetIssue(.unreadableImage, file: url.path, "\(decode ? "decoding failed: " : "")\(error)")))
             }
         }
         if showProgress { progress.finish() }
-        return issues
+        return broken
     }
 
     static func format(_ box: BoundingBox) -> String {

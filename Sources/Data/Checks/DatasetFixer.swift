@@ -3,36 +3,46 @@ import Foundation
 /// `data check --fix --out DIR`: a new, clean label set beside the original, never an edit of it.
 ///
 /// What changes: boxes are clipped to their image; boxes with no area (before or after
-/// clipping) are dropped; malformed and unknown-class lines and unreadable or missing images
-/// were already left out by the lenient load and are listed here; the new manifest.tsv holds the
-/// header sizes. Duplicates and images in two splits are left as they are: which copy or split
-/// is right is a decision for a person.
+/// clipping) are dropped; malformed and unknown-class lines, missing, unreadable and truncated
+/// images and second listings of an image in one split were already left out by the check and
+/// are listed here; sizes come from the image headers (a stale manifest.tsv row or COCO
+/// width/height is corrected). Duplicates and images in two splits are left as they are: which
+/// copy or split is right is a decision for a person.
 public struct FixSummary {
     public var clippedBoxes: [String] = []
     public var droppedBoxes: [String] = []
     /// Lines and images the lenient load left out (the check's reading problems).
     public var droppedAtLoad: [String] = []
+    /// Image sizes taken from the header instead of a disagreeing manifest.tsv or COCO JSON.
+    public var correctedSizes: [String] = []
     public var leftAsIs: [String] = []
 
     public var lines: [String] {
         var text = ["clipped \(clippedBoxes.count) boxes to their image, dropped \(droppedBoxes.count) boxes with no area, "
-                        + "left out \(droppedAtLoad.count) unreadable lines/images"]
+                        + "left out \(droppedAtLoad.count) unreadable lines/images, corrected \(correctedSizes.count) image sizes"]
         text += clippedBoxes.map { "  clipped: \($0)" } + droppedBoxes.map { "  dropped: \($0)" } + droppedAtLoad.map { "  left out: \($0)" }
-        text += leftAsIs.map { "  not changed: \($0)" }
+        text += correctedSizes.map { "  size from the image header: \($0)" } + leftAsIs.map { "  not changed: \($0)" }
         return text
     }
 }
 
 public enum DatasetFixer {
+    /// Problems `fix` repairs (or leaves out), and those it leaves for a person to decide.
+    static let repairedKinds: Set<DatasetIssue.Kind> = Set(DatasetIssue.Kind.allCases).subtracting(leftForAPerson)
+    static let leftForAPerson: Set<DatasetIssue.Kind> = [.duplicateImage, .imageInTwoSplits]
+
     /// The fixed dataset (images still point at the originals) and what changed.
     public static func fix(_ report: CheckReport) -> (dataset: Dataset, summary: FixSummary) {
         var dataset = report.dataset
         var summary = FixSummary()
         for issue in report.issues {
             switch issue.kind {
-            case .missingImage, .unreadableImage, .malformedLine, .unknownClass, .invalidAnnotation, .orphanLabel:
+            case .missingImage, .unreadableImage, .truncatedImage, .malformedLine, .unknownClass, .invalidAnnotation, .orphanLabel,
+                 .duplicateListEntry:
                 summary.droppedAtLoad.append(issue.description)
-            case .duplicateImage, .imageInTwoSplits, .manifestMismatch:
+            case .imageSizeMismatch, .manifestMismatch:
+                summary.correctedSizes.append(issue.description)
+            case .duplicateImage, .imageInTwoSplits:
                 summary.leftAsIs.append(issue.description)
             case .boxOutsideImage, .zeroAreaBox:
                 break

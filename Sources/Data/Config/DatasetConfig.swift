@@ -34,6 +34,9 @@ public struct DatasetConfig {
 
     public var file: URL
     public var dataURL: URL
+    /// `path:` as written and its line, for the error when it resolves to nothing.
+    public var pathText: String = ""
+    public var pathLine: Int?
     public var format: DatasetLoader.Format?
     public var sourceClasses: [String]?
     /// Nil: keep the data's own classes.
@@ -44,8 +47,8 @@ public struct DatasetConfig {
 
     public static func read(_ url: URL) throws -> DatasetConfig {
         let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DatasetConfigError(file: url.path, line: nil, key: nil, "cannot read: \(error.localizedDescription)")
+        do { text = try FileText.read(url) } catch let DatasetError.unreadable(_, _, reason) {
+            throw DatasetConfigError(file: url.path, line: nil, key: nil, reason)
         }
         return try parse(yaml: text, file: url.standardizedFileURL)
     }
@@ -54,10 +57,16 @@ public struct DatasetConfig {
     public func load(options: YOLOReader.Options = YOLOReader.Options(),
                      issues: IssueCollector = IssueCollector(strict: true)) throws -> Dataset {
         let source: Dataset
+        guard FileManager.default.fileExists(atPath: dataURL.path) else {
+            let how = pathText.hasPrefix("/") ? "" : pathText.hasPrefix("../shared/") && ProcessInfo.processInfo.environment["SCREENLAB_SHARED"] != nil
+                ? " (via SCREENLAB_SHARED)" : " (relative to \(DatasetConfig.repoRoot(containing: file).path), the folder with Package.swift)"
+            throw DatasetConfigError(file: file.path, line: pathLine, key: "path",
+                                     "'\(pathText)' resolves to \(dataURL.path)\(how), which does not exist; fix path: or put the data there")
+        }
         let dataFormat = try format ?? DatasetLoader.format(of: dataURL)
         switch dataFormat {
         case .yolo: source = try YOLOReader.read(dataURL, options: options, issues: issues)
-        case .coco: source = try COCOReader.read(dataURL, issues: issues)
+        case .coco: source = try COCOReader.read(dataURL, issues: issues, checkImages: !options.useManifestSizes)
         case .config:
             throw DatasetConfigError(file: file.path, line: nil, key: "path", "points to another config; point it at the data")
         }

@@ -16,6 +16,8 @@ extension DatasetConfig {
         let path = try reader.string(pathNode, key: "path")
         var config = DatasetConfig(file: file, dataURL: resolveDataPath(path, configFile: file), format: nil, sourceClasses: nil,
                                    taxonomy: nil, mapping: nil, description: try entries["description"].map { try reader.string($0, key: "description") })
+        config.pathText = path
+        config.pathLine = pathNode.mark?.line
         if let formatNode = entries["format"] {
             let name = try reader.string(formatNode, key: "format")
             guard let format = DatasetLoader.Format(rawValue: name), format != .config else {

@@ -49,7 +49,10 @@ struct COCOFile: Codable {
 }
 
 public enum COCOReader {
-    public static func read(_ url: URL, issues: IssueCollector = IssueCollector(strict: true)) throws -> Dataset {
+    /// `checkImages` (what `data check` uses) opens every image header: a missing or unreadable
+    /// image leaves the dataset (its annotations with it), and a JSON width/height that
+    /// disagrees with the header is reported and replaced by the header's size.
+    public static func read(_ url: URL, issues: IssueCollector = IssueCollector(strict: true), checkImages: Bool = false) throws -> Dataset {
         let file = try decode(url)
         let categories = file.categories.sorted { $0.id < $1.id }
         var classIndex: [Int: Int] = [:]
@@ -62,20 +65,30 @@ public enum COCOReader {
         let root = imageRoot(for: url, firstImage: file.images.first?.file_name)
         var dataset = Dataset(root: root, classes: categories.map(\.name), cocoCategoryIDs: categories.map(\.id))
         var sampleIndex: [Int: Int] = [:]
+        var leftOutImages = Set<Int>()
         for image in file.images {
-            guard sampleIndex[image.id] == nil else {
+            guard sampleIndex[image.id] == nil, !leftOutImages.contains(image.id) else {
                 throw DatasetError.unreadable(file: url.path, line: nil, reason: "image id \(image.id) appears twice")
+            }
+            var sample = Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
+                                group: image.group, cocoImageID: image.id)
+            if checkImages {
+                guard let size = try headerSize(of: image, in: dataset, json: url, issues: issues) else {
+                    leftOutImages.insert(image.id)
+                    continue
+                }
+                (sample.width, sample.height) = size
             }
             sampleIndex[image.id] = dataset.samples.count
             if let split = image.split { dataset.splits[split, default: []].append(dataset.samples.count) }
-            dataset.samples.append(Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
-                                          group: image.group, cocoImageID: image.id))
+            dataset.samples.append(sample)
         }
         var crowdCount = 0
         var sources = [[AnnotationSource]](repeating: [], count: dataset.samples.count)
         for annotation in file.annotations {
             let place = "annotation id \(annotation.id)"
             if annotation.iscrowd == 1 { crowdCount += 1; continue }
+            if leftOutImages.contains(annotation.image_id) { continue }  // its image was reported
             guard let sample = sampleIndex[annotation.image_id] else {
                 try issues.report(DatasetIssue(.invalidAnnotation, file: url.path, "\(place): image_id \(annotation.image_id) is not in images"))
                 continue
@@ -101,6 +114,26 @@ public enum COCOReader {
         return dataset
     }
 
+    /// The image's size from its header, reporting a missing or unreadable image (nil) and a
+    /// JSON width/height that disagrees, each naming the JSON and the image entry.
+    static func headerSize(of image: COCOFile.Image, in dataset: Dataset, json: URL, issues: IssueCollector) throws -> (Int, Int)? {
+        let entry = "image id \(image.id) '\(image.file_name)'"
+        let imageURL = dataset.imageURL(of: Sample(id: "", imagePath: image.file_name, width: 0, height: 0))
+        switch ImageSizeReader.size(of: imageURL) {
+        case let .failure(problem):
+            let what = problem.kind == .missingImage ? "\(imageURL.path) does not exist" : problem.message
+            try issues.report(DatasetIssue(problem.kind, file: json.path, "\(entry): \(what)"))
+            return nil
+        case let .success(size):
+            if size.width != image.width || size.height != image.height {
+                try issues.report(DatasetIssue(.imageSizeMismatch, file: json.path,
+                                               "\(entry) has width \(image.width), height \(image.height) but the image is \(size.width)x\(size.height); "
+                                               + "boxes are checked against the image; correct the entry"))
+            }
+            return (size.width, size.height)
+        }
+    }
+
     /// The file name without extension and without the folders up to an `images/` folder, as
     /// YOLO ids are (`images/train/a.png` → `train/a`), so ids stay unique across subfolders.
     static func sampleID(fileName: String) -> String {
@@ -110,10 +143,7 @@ public enum COCOReader {
     }
 
     static func decode(_ url: URL) throws -> COCOFile {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "cannot read: \(error.localizedDescription)")
-        }
+        let data = try FileText.data(url)
         do { return try JSONDecoder().decode(COCOFile.self, from: data) } catch let DecodingError.keyNotFound(key, context) {
             throw DatasetError.unreadable(file: url.path, line: nil, reason: "missing key '\(key.stringValue)' at \(path(context))")
         } catch let DecodingError.typeMismatch(_, context) {

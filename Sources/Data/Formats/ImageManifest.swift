@@ -22,10 +22,7 @@ public struct ImageManifest {
     /// Nil when the file does not exist or lacks the width/height columns.
     public static func read(_ url: URL) throws -> ImageManifest? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "cannot read: \(error.localizedDescription)")
-        }
+        let text = try FileText.read(url)
         var lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).makeIterator()
         guard let header = lines.next()?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init),
               let imageColumn = header.firstIndex(of: "image"), let widthColumn = header.firstIndex(of: "width"),

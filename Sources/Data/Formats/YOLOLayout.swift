@@ -174,8 +174,6 @@ public struct YOLOLayout {
     }
 
     static func readText(_ url: URL) throws -> String {
-        do { return try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "cannot read as UTF-8 text: \(error.localizedDescription)")
-        }
+        try FileText.read(url)
     }
 }

@@ -21,6 +21,8 @@ public enum YOLOReader {
     public static func read(_ folder: URL, options: Options = Options(), issues: IssueCollector = IssueCollector(strict: true)) throws -> Dataset {
         let layout = try YOLOLayout.discover(folder.standardizedFileURL)
         let manifest = try ImageManifest.read(layout.root.appendingPathComponent(ImageManifest.fileName))
+        let attributesURL = layout.root.appendingPathComponent(YOLOAttributes.fileName)
+        let attributes = try YOLOAttributes.read(attributesURL).map { (table: $0, file: attributesURL) }
         var dataset = Dataset(root: layout.root, classes: layout.classes)
         var indexByPath: [String: Int] = [:]
         let named: [(name: String?, images: [YOLOLayout.ImageEntry])] =
@@ -29,14 +31,22 @@ public enum YOLOReader {
         let progress = ProgressLine("reading \(folder.lastPathComponent)", total: total, unit: "images", enabled: options.showProgress)
         for (splitName, images) in named {
             var indices: [Int] = []
+            var firstListing: [String: YOLOLayout.ImageEntry] = [:]  // this split's entries by path
             for entry in images {
                 defer { progress.advance() }
+                if let first = firstListing[entry.url.path] {
+                    let place = first.line.map { "line \($0)" } ?? first.listedIn
+                    try issues.report(DatasetIssue(.duplicateListEntry, file: entry.listedIn, line: entry.line,
+                                                   "\(relativePath(entry.url, root: layout.root)) is already listed on \(place); the second listing is ignored"))
+                    continue
+                }
+                firstListing[entry.url.path] = entry
                 if let existing = indexByPath[entry.url.path] {
                     indices.append(existing)
                     continue
                 }
                 guard let sample = try readSample(entry, layout: layout, manifest: options.useManifestSizes ? manifest : nil,
-                                                  groups: manifest, issues: issues) else { continue }
+                                                  groups: manifest, attributes: attributes, issues: issues) else { continue }
                 indexByPath[entry.url.path] = dataset.samples.count
                 indices.append(dataset.samples.count)
                 dataset.samples.append(sample)
@@ -48,7 +58,7 @@ public enum YOLOReader {
     }
 
     static func readSample(_ entry: YOLOLayout.ImageEntry, layout: YOLOLayout, manifest: ImageManifest?, groups: ImageManifest?,
-                           issues: IssueCollector) throws -> Sample? {
+                           attributes: (table: YOLOAttributes, file: URL)?, issues: IssueCollector) throws -> Sample? {
         let key = manifestKey(entry.url, root: layout.root)
         let size: (width: Int, height: Int)
         if let row = manifest?.rows[key], FileManager.default.fileExists(atPath: entry.url.path) {
@@ -66,8 +76,9 @@ public enum YOLOReader {
         }
         let labelURL = YOLOLayout.labelURL(forImage: entry.url)
         var lines: [Int] = []
-        let annotations = try readLabels(labelURL, classCount: layout.classes.count,
+        var annotations = try readLabels(labelURL, classCount: layout.classes.count,
                                          imageWidth: size.width, imageHeight: size.height, issues: issues, lineNumbers: &lines)
+        try attributes?.table.apply(to: &annotations, lines: lines, image: key, labelFile: labelURL.path, file: attributes!.file, issues: issues)
         let imagePath = relativePath(entry.url, root: layout.root)
         issues.recordSources(lines.map { AnnotationSource(file: labelURL.path, line: $0) }, forImage: imagePath)
         return Sample(id: sampleID(entry.url, root: layout.root), imagePath: imagePath,
@@ -87,8 +98,8 @@ public enum YOLOReader {
                            issues: IssueCollector, lineNumbers: inout [Int]) throws -> [Annotation] {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         let bytes: [UInt8]
-        do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
-            try issues.report(DatasetIssue(.malformedLine, file: url.path, "cannot read: \(error.localizedDescription)"))
+        do { bytes = [UInt8](try FileText.data(url)) } catch let DatasetError.unreadable(_, _, reason) {
+            try issues.report(DatasetIssue(.malformedLine, file: url.path, "label file \(reason)"))
             return []
         }
         var annotations: [Annotation] = []

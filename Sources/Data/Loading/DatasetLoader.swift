@@ -20,12 +20,14 @@ public enum DatasetLoader {
     }
 
     /// The whole dataset; lenient `issues` (as `data check` uses) collect problems instead of throwing.
+    /// `useManifestSizes: false` opens every image header instead of trusting the sizes recorded
+    /// in `manifest.tsv` or a COCO JSON.
     public static func loadAll(_ url: URL, issues: IssueCollector, showProgress: Bool = false,
                                useManifestSizes: Bool = true) throws -> Dataset {
         let options = YOLOReader.Options(useManifestSizes: useManifestSizes, showProgress: showProgress)
         switch try format(of: url) {
         case .yolo: return try YOLOReader.read(url, options: options, issues: issues)
-        case .coco: return try COCOReader.read(url, issues: issues)
+        case .coco: return try COCOReader.read(url, issues: issues, checkImages: !useManifestSizes)
         case .config:
             let config = try DatasetConfig.read(url)
             return try config.load(options: options, issues: issues)

@@ -48,6 +48,21 @@ public struct Dataset: Equatable {
         return indices.map { samples[$0] }
     }
 
+    /// The dataset without the samples at `indices`; split lists are renumbered to match.
+    public func removingSamples(_ indices: Set<Int>) -> Dataset {
+        guard !indices.isEmpty else { return self }
+        var newIndex = [Int?](repeating: nil, count: samples.count)
+        var kept: [Sample] = []
+        for (index, sample) in samples.enumerated() where !indices.contains(index) {
+            newIndex[index] = kept.count
+            kept.append(sample)
+        }
+        var result = self
+        result.samples = kept
+        result.splits = splits.mapValues { $0.compactMap { newIndex[$0] } }
+        return result
+    }
+
     /// A dataset holding only one split's samples (and that split as "all").
     public func subset(split: String) throws -> Dataset {
         let chosen = try samples(inSplit: split)

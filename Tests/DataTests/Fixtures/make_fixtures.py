@@ -11,6 +11,17 @@ def png(path, width, height, rgb=(200, 100, 50)):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + body)
 
+def corrupt_png(path, width, height):
+    """Complete file (IEND present) whose IDAT holds bytes zlib rejects: only a full decode finds it."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    body = chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", b"\x78\x9c" + b"\xff" * 40) + chunk(b"IEND", b"")
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + body)
+
+def copy(source, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "wb").write(open(source, "rb").read())
+
 def text(path, content):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     open(path, "w", newline="").write(content)
@@ -64,9 +75,29 @@ text("yolo-problems/labels/ok.txt",
      "5 0.5 0.5 0.1 0.1\n"        # line 4: unknown class 5
      "0 0.5 0.5 0.1\n"            # line 5: 4 fields
      "1 0.5 nan 0.1 0.1\n"        # line 6: NaN
-     "1 0.5 0.5 abc 0.1\n")       # line 7: not a number
+     "1 0.5 0.5 abc 0.1\n"        # line 7: not a number
+     "0 0.5 0.5 -0.1 0.2\n")      # line 8: negative width
 text("yolo-problems/labels/dup.txt", "1 0.5 0.5 0.5 0.5\n")
 text("yolo-problems/labels/shared.txt", "0 0.5 0.5 0.5 0.5\n")
 text("yolo-problems/labels/ghost.txt", "0 0.5 0.5 0.5 0.5\n")   # no images/ghost.*
-text("yolo-problems/splits/train.txt", "images/ok.png\nimages/dup.png\nimages/corrupt.png\nimages/missing.png\nimages/shared.png\n")
+copy("../../ImagingTests/Fixtures/truncated.jpg", "yolo-problems/images/cut.jpg")  # JPEG without its FF D9 end
+text("yolo-problems/labels/cut.txt", "0 0.5 0.5 0.5 0.5\n")
+corrupt_png("yolo-problems/images/undecodable.png", 20, 20)   # passes the end check, fails --decode
+text("yolo-problems/labels/undecodable.txt", "1 0.5 0.5 0.5 0.5\n")
+text("yolo-problems/splits/train.txt", "images/ok.png\nimages/dup.png\nimages/corrupt.png\nimages/missing.png\nimages/shared.png\n"
+     "images/cut.jpg\nimages/ok.png\nimages/undecodable.png\n")     # line 7 lists ok.png a second time
 text("yolo-problems/splits/val.txt", "images/shared.png\n")
+
+# coco-problems: an image whose JSON width disagrees with its header, a missing image and a
+# truncated PNG (IEND cut off), each with one annotation.
+png("coco-problems/images/s1.png", 40, 20)
+copy("../../ImagingTests/Fixtures/truncated.png", "coco-problems/images/cut.png")
+json.dump({
+    "images": [{"id": 1, "file_name": "images/s1.png", "width": 41, "height": 20},
+               {"id": 2, "file_name": "images/gone.png", "width": 30, "height": 30},
+               {"id": 3, "file_name": "images/cut.png", "width": 48, "height": 48}],
+    "categories": [{"id": 1, "name": "Text"}],
+    "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [1, 2, 10, 4]},
+                    {"id": 2, "image_id": 2, "category_id": 1, "bbox": [1, 2, 10, 4]},
+                    {"id": 3, "image_id": 3, "category_id": 1, "bbox": [1, 2, 10, 4]}],
+}, open("coco-problems/instances.json", "w"), indent=1)
