@@ -4,8 +4,8 @@ import Support
 /// Writes a `Dataset` as a YOLO folder that `YOLOReader` reads back:
 /// `classes.txt`, `images/` (links or copies of the source images), `labels/*.txt` (one per
 /// image, empty for an image without boxes), `splits/NAME.txt` and `manifest.tsv` (sizes and
-/// groups, so reading back opens no image). Annotation states (`selected`, `clickable`) have
-/// no place in YOLO and are not written.
+/// groups, so reading back opens no image) and, when some box has a state (`selected`,
+/// `clickable`), `attributes.tsv` (see `YOLOAttributes`): label lines stay standard YOLO.
 public enum YOLOWriter {
     public enum ImageMode {
         /// Symbolic links to the source images: a new label set costs no image bytes.
@@ -20,6 +20,7 @@ public enum YOLOWriter {
         try AtomicFile.write(dataset.classes.joined(separator: "\n") + "\n", to: folder.appendingPathComponent("classes.txt"))
         let keys = try imageKeys(dataset)
         var manifest = ImageManifest()
+        var attributes = YOLOAttributes()
         for (sample, key) in zip(dataset.samples, keys) {
             let target = folder.appendingPathComponent("images").appendingPathComponent(key)
             let source = dataset.imageURL(of: sample).standardizedFileURL
@@ -27,13 +28,17 @@ public enum YOLOWriter {
                 try placeImage(source, at: target, mode: images, fileManager: fm)
             }
             var text = ""
-            for annotation in sample.annotations {
+            for (line, annotation) in zip(1..., sample.annotations) {
                 guard dataset.classes.indices.contains(annotation.classIndex) else {
                     throw DatasetError.unreadable(file: sample.imagePath, line: nil,
                                                   reason: "class index \(annotation.classIndex) but the dataset has \(dataset.classes.count) classes")
                 }
                 text += YOLOLabelLine.format(classIndex: annotation.classIndex, box: annotation.box,
                                              imageWidth: sample.width, imageHeight: sample.height) + "\n"
+                if annotation.selected != nil || annotation.clickable != nil {
+                    attributes.rows[key, default: [:]][line] = YOLOAttributes.Row(classIndex: annotation.classIndex, selected: annotation.selected,
+                                                                                 clickable: annotation.clickable, fileLine: 0)
+                }
             }
             let label = YOLOLayout.labelURL(forImage: target)
             try AtomicFile.write(text, to: label)
@@ -42,6 +47,12 @@ public enum YOLOWriter {
         }
         if showProgress { progress.finish() }
         try AtomicFile.write(manifest.tsv(), to: folder.appendingPathComponent(ImageManifest.fileName))
+        let attributesURL = folder.appendingPathComponent(YOLOAttributes.fileName)
+        if !attributes.rows.isEmpty {
+            try AtomicFile.write(attributes.tsv(), to: attributesURL)
+        } else if fm.fileExists(atPath: attributesURL.path) {
+            try fm.removeItem(at: attributesURL)  // an earlier write's states would attach to these new label lines
+        }
         for (name, indices) in dataset.splits {
             let lines = indices.map { "images/\(keys[$0])\n" }.joined()
             try AtomicFile.write(lines, to: folder.appendingPathComponent("splits").appendingPathComponent("\(name).txt"))
