@@ -24,6 +24,17 @@ final class VinsUITests: XCTestCase {
         XCTAssertEqual(boxes.filter { $0.classIndex == text }.count, 14732 + 1748 + 2009)
         let toggle = dataset.classes.firstIndex(of: "Toggle")!
         XCTAssertEqual(boxes.filter { $0.classIndex == toggle }.count, 98 + 10 + 27)
+        // Multi_Tab strips are Containers (the paper boxes each segment; see the YAML), so no Segmented Control.
+        let segmented = dataset.classes.firstIndex(of: "Segmented Control")!, container = dataset.classes.firstIndex(of: "Container")!
+        XCTAssertEqual(boxes.filter { $0.classIndex == segmented }.count, 0)
+        // SOURCE.md's train/val/test counts of the classes mapped to Container; the first four are clickable.
+        let clickableSources: [Int] = [1713, 199, 228, /* TextImageButton */ 1324, 119, 178, /* ImageButton */ 197, 23, 24,
+                                       /* CheckedTextView */ 471, 103, 55]
+        let otherSources: [Int] = [/* Card */ 158, 8, 25, /* List */ 470, 72, 66, /* Toolbar */ 413, 61, 49, /* Drawer */ 181, 26, 33,
+                                   /* Bottom_Navigation */ 161, 7, 23, /* Multi_Tab */ 100, 16, 18]
+        let clickableCount = clickableSources.reduce(0, +), containerCount = clickableCount + otherSources.reduce(0, +)
+        XCTAssertEqual(boxes.filter { $0.classIndex == container }.count, containerCount)
+        XCTAssertEqual(boxes.filter { $0.classIndex == container && $0.clickable == true }.count, clickableCount)
         let train = try dataset.samples(inSplit: "train").flatMap(\.annotations)
         let picture = dataset.classes.firstIndex(of: "Picture")!
         XCTAssertEqual(train.filter { $0.classIndex == picture }.count, 3108 + 348)

@@ -71,7 +71,8 @@ extension ScreenBuilder {
         fillRounded(width / 2 - 67, height - 8 - 5, 134, 5, radius: 2.5, .solid(theme.dark ? .white : .black))
     }
 
-    /// Dims the screen and draws a centred alert. Labels under the alert's box that it hides are dropped.
+    /// Dims the screen and draws a centred alert. Labels more than half hidden by the alert are
+    /// dropped; the others shrink to their visible part (see `visibleExtent`).
     mutating func dialog() {
         image.fill(.rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), color: RGBA(0, 0, 0, 100))
         let w = 270.0, x = (width - w) / 2
@@ -86,6 +87,7 @@ extension ScreenBuilder {
         // Hidden labels go first so the dialog's own labels stay.
         let hidden = BoundingBox(x: x * u, y: y * u, width: w * u, height: h * u)
         annotations.removeAll { Self.intersectionFraction($0.box, hidden) > 0.5 }
+        for i in annotations.indices { annotations[i].box = Self.visibleExtent(of: annotations[i].box, under: hidden) }
         fillRounded(x, y, w, h, radius: 14, .solid(surface))
         let titleSize = measure(title, factor: 2, bold: true)
         text(title, x: x + (w - titleSize.width) / 2, y: y + 20, factor: 2, color: theme.primaryText, bold: true)
@@ -108,6 +110,22 @@ extension ScreenBuilder {
                  bold: i == buttons.count - 1, clickable: true)
         }
         label(.dialog, x: x, y: y, width: w, height: h)
+    }
+
+    /// The bounding box of the part of `box` that `cover` leaves visible. Only a cover spanning
+    /// the box's whole width (or height) and one of its ends changes it: a cover over a corner
+    /// or the middle leaves an L- or two-piece shape whose bounding box is the whole box.
+    static func visibleExtent(of box: BoundingBox, under cover: BoundingBox) -> BoundingBox {
+        let spansX = cover.minX <= box.minX && cover.maxX >= box.maxX, spansY = cover.minY <= box.minY && cover.maxY >= box.maxY
+        var visible = box
+        if spansX && cover.maxY > box.minY && cover.minY < box.maxY {
+            if cover.minY <= box.minY { visible = BoundingBox(minX: box.minX, minY: cover.maxY, maxX: box.maxX, maxY: box.maxY) }
+            else if cover.maxY >= box.maxY { visible = BoundingBox(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: cover.minY) }
+        } else if spansY && cover.maxX > box.minX && cover.minX < box.maxX {
+            if cover.minX <= box.minX { visible = BoundingBox(minX: cover.maxX, minY: box.minY, maxX: box.maxX, maxY: box.maxY) }
+            else if cover.maxX >= box.maxX { visible = BoundingBox(minX: box.minX, minY: box.minY, maxX: cover.minX, maxY: box.maxY) }
+        }
+        return visible.width > 0 && visible.height > 0 ? visible : box
     }
 
     private static func intersectionFraction(_ box: BoundingBox, _ cover: BoundingBox) -> Double {
