@@ -10,20 +10,9 @@ import Support
 /// numbers: convert the ground truth to COCO first so it has ids). Numbers are written in
 /// their shortest form that reads back to the same double, so nothing is lost.
 public enum COCOResultsWriter {
-    /// One prediction: a box of class `classIndex` on `dataset.samples[sampleIndex]`.
-    public struct Prediction: Equatable {
-        public var sampleIndex: Int
-        public var classIndex: Int
-        public var box: BoundingBox
-        public var score: Double
-
-        public init(sampleIndex: Int, classIndex: Int, box: BoundingBox, score: Double) {
-            self.sampleIndex = sampleIndex
-            self.classIndex = classIndex
-            self.box = box
-            self.score = score
-        }
-    }
+    /// One prediction: a box of class `classIndex` on `dataset.samples[sampleIndex]` (a tuple,
+    /// so Evaluation's `PredictedBox` maps onto it without a second struct of the same shape).
+    public typealias Prediction = (sampleIndex: Int, classIndex: Int, box: BoundingBox, score: Double)
 
     /// Writes atomically (temp file, fsync, rename).
     public static func write(_ predictions: [Prediction], for dataset: Dataset, to url: URL) throws {
