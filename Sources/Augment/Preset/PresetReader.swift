@@ -36,23 +36,23 @@ extension AugmentPreset {
             let candidate = url(forName: reference, root: root)
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
         }
-        let folderOfPresets = roots[0].appendingPathComponent("Configs/augment")
-        let available = availableNames(in: roots)
-        throw PresetError(file: folderOfPresets.appendingPathComponent("\(reference).yaml").path, line: nil, message:
-            "no preset named '\(reference)'; " + (available.isEmpty
-                ? "no Configs/augment/*.yaml found from \(folder.path); run from the ScreenLab checkout or give a path to a .yaml file"
-                : "available: \(available.joined(separator: ", ")) (or a path to a .yaml file)"))
+        guard let (folderOfPresets, available) = presets(in: roots) else {
+            throw PresetError(file: reference, line: nil, message: "no preset of that name: no Configs/augment/*.yaml "
+                + "found from \(folder.path); run inside the ScreenLab checkout or give a path to a .yaml file")
+        }
+        throw PresetError(file: folderOfPresets.appendingPathComponent("\(reference).yaml").path, line: nil,
+                          message: "no preset named '\(reference)'; available: \(available.joined(separator: ", ")) (or a path to a .yaml file)")
     }
 
-    /// Names of the presets in `Configs/augment/` of the first of `roots` that has any.
-    static func availableNames(in roots: [URL]) -> [String] {
+    /// The first `Configs/augment/` among `roots` that holds presets, with their names.
+    static func presets(in roots: [URL]) -> (folder: URL, names: [String])? {
         for root in roots {
             let folder = root.appendingPathComponent("Configs/augment")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             let names = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(".yaml".count)) }.sorted()
-            if !names.isEmpty { return names }
+            if !names.isEmpty { return (folder, names) }
         }
-        return []
+        return nil
     }
 
     public static func parse(yaml: String, file: String) throws -> AugmentPreset {
