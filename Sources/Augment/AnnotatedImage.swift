@@ -9,11 +9,16 @@ public struct AnnotatedImage: Equatable {
     /// far. Area ratios survive the pipeline's axis-aligned scalings unchanged, so the product
     /// of each step's visible share is the visible share of the original element.
     public var visibleFractions: [Double]
+    /// The parts of the image that show screen pixels, not padding (letterbox bars, the gaps
+    /// of a mosaic): copy-paste puts elements only here. The whole image until a transform
+    /// draws it onto a larger canvas.
+    public var contentRegions: [BoundingBox]
 
     public init(image: RGBImage, annotations: [Annotation]) {
         self.image = image
         self.annotations = annotations
         visibleFractions = Array(repeating: 1, count: annotations.count)
+        contentRegions = [BoundingBox(x: 0, y: 0, width: Double(image.width), height: Double(image.height))]
     }
 
     public var width: Int { image.width }
@@ -53,7 +58,10 @@ extension AugmentPreset.BoxRules {
         var kept: [Annotation] = [], keptFractions: [Double] = []
         kept.reserveCapacity(mapped.count); keptFractions.reserveCapacity(mapped.count)
         for (annotation, before) in zip(mapped, fractions) {
-            let visible = annotation.box.clipped(toWidth: Double(width), height: Double(height))
+            let box = annotation.box
+            let inside = box.minX >= 0 && box.minY >= 0 && box.maxX <= Double(width) && box.maxY <= Double(height)
+            // A box already inside keeps its exact numbers (clipping recomputes the size from the corners).
+            let visible = inside ? box : box.clipped(toWidth: Double(width), height: Double(height))
             guard visible.width >= minSide, visible.height >= minSide, visible.width > 0, visible.height > 0 else { continue }
             let full = annotation.box.area
             let fraction = full > 0 ? before * visible.area / full : 0
@@ -68,6 +76,7 @@ extension AugmentPreset.BoxRules {
     }
 
     /// Maps every box of `source` with `map` into a canvas of the given size, then clips and drops.
+    /// Always runs the rules, even for the identity map: a source box may stick out of its own image.
     func place(_ source: AnnotatedImage, with map: BoxMap, width: Int, height: Int)
         -> (annotations: [Annotation], fractions: [Double]) {
         let mapped = source.annotations.map { annotation -> Annotation in
@@ -76,5 +85,27 @@ extension AugmentPreset.BoxRules {
             return moved
         }
         return clipAndDrop(mapped, fractions: source.visibleFractions, width: width, height: height)
+    }
+}
+
+extension AnnotatedImage {
+    /// `image` with the boxes and content regions of `source` moved by `map` (the map that
+    /// `Placement.draw` applied) and clipped to the image, and the drop rules applied.
+    init(image: RGBImage, placing source: AnnotatedImage, with map: BoxMap, rules: AugmentPreset.BoxRules) {
+        let placed = rules.place(source, with: map, width: image.width, height: image.height)
+        self.init(image: image, annotations: placed.annotations)
+        visibleFractions = placed.fractions
+        contentRegions = source.contentRegions.compactMap { region in
+            let moved = map.apply(region).clipped(toWidth: Double(image.width), height: Double(image.height))
+            return moved.area > 0 ? moved : nil
+        }
+    }
+
+    /// Adds the boxes (with their visible shares) and content regions of `other`, an image
+    /// of the same size drawn into this one (mosaic tiles, mixup).
+    mutating func merge(boxesAndRegionsOf other: AnnotatedImage) {
+        annotations += other.annotations
+        visibleFractions += other.visibleFractions
+        contentRegions += other.contentRegions
     }
 }

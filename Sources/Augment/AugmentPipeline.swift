@@ -13,15 +13,20 @@ public struct AugmentPipeline {
     public let outputHeight: Int
     /// YOLO's padding grey: the mean-ish value that a letterboxed border shows at inference.
     public let fill: RGB
+    /// Class indices of `preset.copyPaste.backgroundClasses` in the source's classes: boxes
+    /// that a pasted element may lie inside.
+    public let pasteBackgroundClasses: Set<Int>
     let donors: DonorIndex
 
     /// `outputWidth`×`outputHeight` is the model input (the reference detector takes 256 wide × 512 high).
-    public init(preset: AugmentPreset, source: SampleSource, outputWidth: Int = 256, outputHeight: Int = 512,
-                fill: RGB = RGB(114, 114, 114)) {
+    /// `classNames` are the source's classes, for the preset's class-name settings.
+    public init(preset: AugmentPreset, source: SampleSource, classNames: [String] = [], outputWidth: Int = 256,
+                outputHeight: Int = 512, fill: RGB = RGB(114, 114, 114)) {
         self.preset = preset
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
         self.fill = fill
+        pasteBackgroundClasses = Set(preset.copyPaste.backgroundClasses.compactMap { classNames.firstIndex(of: $0) })
         donors = preset.copyPaste.probability > 0
             ? DonorIndex(annotations: (0..<source.count).map { source.annotations(at: $0) }, rarityPower: preset.copyPaste.rarityPower)
             : DonorIndex(annotations: [], rarityPower: 0)
@@ -89,7 +94,8 @@ public struct AugmentPipeline {
                       offsetX: Double(letterbox.padLeft), offsetY: Double(letterbox.padTop))
     }
 
-    /// Up to `maxElements` donor elements, each at its donor's letterbox scale, where they cover little.
+    /// Up to `maxElements` donor elements, each at its donor's letterbox scale, on the screen
+    /// content where they cover little (see `CopyPaste.freeSpot`).
     func pasteElements(into result: inout AnnotatedImage, from source: SampleSource, random: inout SeededRandom) throws {
         let settings = preset.copyPaste
         guard !donors.isEmpty, settings.maxElements > 0 else { return }
@@ -101,8 +107,8 @@ public struct AugmentPipeline {
             guard let patch = CopyPaste.crop(donor, element: box, rules: preset.boxes) else { continue }
             let scale = min(Double(outputWidth) / Double(donor.width), Double(outputHeight) / Double(donor.height))
             let width = Int((Double(patch.width) * scale).rounded()), height = Int((Double(patch.height) * scale).rounded())
-            guard let spot = CopyPaste.freeSpot(width: width, height: height, canvasWidth: result.width,
-                                                canvasHeight: result.height, existing: result.annotations.map(\.box),
+            guard let spot = CopyPaste.freeSpot(width: width, height: height, within: result.contentRegions,
+                                                existing: result.annotations, backgroundClasses: pasteBackgroundClasses,
                                                 maxOverlap: settings.maxOverlap, attempts: settings.placementAttempts,
                                                 random: &random) else { continue }
             CopyPaste.paste(patch, scale: scale, atX: spot.x, y: spot.y, into: &result, rules: preset.boxes)

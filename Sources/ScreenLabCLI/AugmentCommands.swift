@@ -1,8 +1,10 @@
 import ArgumentParser
 import Augment
 import Data
+import Detection
 import Foundation
 import Imaging
+import Kernels
 import Support
 
 /// `screenlab augment ...`: look at what the model will see.
@@ -15,7 +17,7 @@ struct AugmentCommand: ParsableCommand {
 struct LoaderArguments: ParsableArguments {
     @Option(help: "Dataset: a config YAML, a YOLO folder or a COCO JSON, optionally PATH:SPLIT (default split: train if present).")
     var data: String?
-    @Option(help: "Preset name in Configs/augment/ (default, none, rare-classes) or a path to a .yaml file.")
+    @Option(help: "Preset: a name in this checkout's Configs/augment/ (default, none, rare-classes; found from any folder) or a path to a .yaml file.")
     var preset = "default"
     @Option(help: "Model input width in pixels.") var width = 256
     @Option(help: "Model input height in pixels.") var height = 512
@@ -34,17 +36,24 @@ struct LoaderArguments: ParsableArguments {
         return (dataset, parsed.split ?? (dataset.splits["train"] != nil ? "train" : nil))
     }
 
+    /// The preset file: a name from Configs/augment/ of this checkout (from any folder), or a path.
+    func presetURL() throws -> URL {
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let executable = Bundle.main.executableURL.map { [$0.deletingLastPathComponent()] } ?? []
+        return try AugmentPreset.locate(preset, from: here, fallbackRepositories: executable)
+    }
+
     /// A split's screens behind a loader with the chosen preset.
     func makeLoader(_ dataset: Dataset, split: String?, batchSize: Int, workers: Int) throws -> DataLoader {
         try validateSize()
-        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let augmentPreset = try AugmentPreset.load(from: AugmentPreset.url(forName: preset, root: root))
+        let augmentPreset = try AugmentPreset.load(from: presetURL())
         let source = try DatasetSource(dataset: dataset, split: split)
         var options = DataLoader.Options()
         options.batchSize = batchSize
         options.workers = workers
         options.seed = seed
-        let pipeline = AugmentPipeline(preset: augmentPreset, source: source, outputWidth: width, outputHeight: height)
+        let pipeline = AugmentPipeline(preset: augmentPreset, source: source, classNames: dataset.classes,
+                                       outputWidth: width, outputHeight: height)
         return try DataLoader(source: source, pipeline: pipeline, options: options)
     }
 }
@@ -79,33 +88,55 @@ struct AugmentPreviewCommand: ParsableCommand {
 
 struct BenchLoaderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "loader", abstract: "Data loader throughput vs training throughput.")
-
-    /// The PyTorch peer's batch-8 training step (NCHW, 2 threads), ../shared/peers/torch-reference/README.md.
-    static let peerTrainingImagesPerSecond = 12.7
+        commandName: "loader",
+        abstract: "Data loader throughput vs the reference detector's training throughput, measured in one run.",
+        discussion: """
+            Three phases on this machine: the loader alone (images/s), the reference detector's training \
+            step alone at the same batch size and input (the step `bench engine` times), and training fed \
+            by the loader (each step consumes the loader's next batch), reporting the share of time the \
+            trainer waited for data. Required: loader ≥ 3× training; the wait share should be ≈ 0 %.
+            """)
 
     @OptionGroup var loader: LoaderArguments
-    @Option(help: "Loader worker threads; the trainer's engine uses the other cores (1 on a 2-core machine).") var workers = 1
+    @Option(help: "Loader worker threads.") var workers = 1
+    @Option(help: "Engine compute threads for the training step (bench engine and the PyTorch peer use 2).") var threads = 2
     @Option(help: "Batch size.") var batchSize = 8
-    @Option(help: "Seconds to measure.") var seconds = 5.0
-    @Option(help: "Training throughput to compare with (default: the PyTorch peer's 12.7 images/s).")
-    var trainingImagesPerSecond = peerTrainingImagesPerSecond
+    @Option(help: "Seconds to time the loader alone (default 5; 2 with --quick).") var seconds: Double?
+    @Option(help: "Training steps timed alone and fed by the loader (default 8; 3 with --quick).") var steps: Int?
+    @Flag(help: "A short run to check that everything works; too short for numbers worth recording.") var quick = false
 
     func run() throws {
-        guard workers >= 0, batchSize > 0, seconds > 0, trainingImagesPerSecond > 0 else {
-            throw usageError("--workers ≥ 0, --batch-size, --seconds and --training-images-per-second > 0")
+        let seconds = self.seconds ?? (quick ? 2 : 5), steps = self.steps ?? (quick ? 3 : 8)
+        guard workers >= 0, threads > 0, batchSize > 0, seconds > 0, steps > 0 else {
+            throw usageError("--workers ≥ 0; --threads, --batch-size, --seconds and --steps > 0")
         }
+        let stride = DetectorConfiguration.strides.max()!
+        guard loader.width % stride == 0, loader.height % stride == 0 else {
+            throw usageError("--width and --height must be multiples of \(stride) (the detector's coarsest stride); got \(loader.width)×\(loader.height)")
+        }
+        Parallel.threadCount = threads
         let (dataset, split, description, cleanup) = try benchmarkData()
         defer { cleanup() }
         let dataLoader = try loader.makeLoader(dataset, split: split, batchSize: batchSize, workers: workers)
+        var detector = DetectorConfiguration.reference
+        detector.inputWidth = loader.width
+        detector.inputHeight = loader.height
         print("data: \(description), \(dataLoader.source.count) screens; preset \(loader.preset); input \(loader.width)×\(loader.height)")
-        let result = try LoaderBenchmark.run(dataLoader, seconds: seconds)
-        let ratio = result.ratio(toTrainingImagesPerSecond: trainingImagesPerSecond)
-        let peer = trainingImagesPerSecond == Self.peerTrainingImagesPerSecond ? " (PyTorch peer, ../shared/peers/torch-reference)" : ""
-        print("loader: \(result)")
-        print(String(format: "training: %.1f images/s%@", trainingImagesPerSecond, peer))
+        print("batch \(batchSize); loader \(workers) worker\(workers == 1 ? "" : "s"); engine \(threads) thread\(threads == 1 ? "" : "s")\(quick ? "; quick run" : "")")
+
+        let loaderAlone = try LoaderBenchmark.run(dataLoader, seconds: seconds)
+        let trainingAlone = try EngineBenchmark(configuration: detector, batch: batchSize).measureTrainingStep(warmup: 1, steps: steps)
+        let runner = try TrainingStepRunner(configuration: detector)
+        let fed = try LoaderBenchmark.feed(dataLoader, steps: steps) { batch in try runner.step(batch.images) }
+
+        let ratio = loaderAlone.ratio(toTrainingImagesPerSecond: trainingAlone.imagesPerSecond)
+        print("loader alone: \(loaderAlone)")
+        print(String(format: "training alone: %.1f images/s (reference detector, median of %d steps of %.2f s)",
+                     trainingAlone.imagesPerSecond, steps, trainingAlone.medianSeconds))
         print(String(format: "loader / training = %.1f× (required ≥ %.0f×): %@", ratio, LoaderBenchmark.requiredRatio,
                      ratio >= LoaderBenchmark.requiredRatio ? "ok" : "TOO SLOW"))
+        print(String(format: "training fed by the loader: %.1f images/s (%.0f%% of training alone); trainer waited for data %.1f%% of the time (target ≈ 0%%)",
+                     fed.imagesPerSecond, 100 * fed.imagesPerSecond / trainingAlone.imagesPerSecond, 100 * fed.waitShare))
     }
 
     /// --data, else vins-ui if it is on this machine, else 64 synthetic screens written (PNG) to a temporary folder.

@@ -42,18 +42,85 @@ final class CopyPasteTests: XCTestCase {
 
     func testFreeSpotAvoidsExistingBoxes() {
         // Boxes cover all of a 100×100 canvas but the 30×30 square at its bottom-right corner.
-        let existing = [box(0, 0, 100, 70), box(0, 70, 70, 30)]
+        let existing = [annotation(0, 0, 0, 100, 70), annotation(0, 0, 70, 70, 30)]
+        let canvas = [box(0, 0, 100, 100)]
         var random = SeededRandom(seed: 4)
         for _ in 0..<20 {
-            guard let spot = CopyPaste.freeSpot(width: 20, height: 20, canvasWidth: 100, canvasHeight: 100, existing: existing,
+            guard let spot = CopyPaste.freeSpot(width: 20, height: 20, within: canvas, existing: existing, backgroundClasses: [],
                                                 maxOverlap: 0.1, attempts: 500, random: &random) else { return XCTFail("no spot") }
             let pasted = box(Double(spot.x), Double(spot.y), 20, 20)
-            for e in existing { XCTAssertLessThanOrEqual(CopyPaste.overlapShare(pasted, e), 0.1) }
+            for e in existing { XCTAssertLessThanOrEqual(CopyPaste.overlapShare(pasted, e.box), 0.1) }
         }
-        XCTAssertNil(CopyPaste.freeSpot(width: 40, height: 40, canvasWidth: 100, canvasHeight: 100, existing: existing,
+        XCTAssertNil(CopyPaste.freeSpot(width: 40, height: 40, within: canvas, existing: existing, backgroundClasses: [],
                                         maxOverlap: 0.1, attempts: 200, random: &random))
-        XCTAssertNil(CopyPaste.freeSpot(width: 101, height: 5, canvasWidth: 100, canvasHeight: 100, existing: [],
+        XCTAssertNil(CopyPaste.freeSpot(width: 101, height: 5, within: canvas, existing: [], backgroundClasses: [],
                                         maxOverlap: 1, attempts: 5, random: &random))
+    }
+
+    func testFreeSpotStaysInsideTheContentRegions() {
+        // A letterboxed 100×200 canvas whose screen fills y 50.5…150 only, and a second, narrow region
+        // too small for the paste: every spot lies wholly in the first one.
+        let regions = [box(0, 50.5, 100, 99.5), box(0, 160, 10, 40)]
+        var random = SeededRandom(seed: 8)
+        var seenTop = Int.max, seenBottom = Int.min
+        for _ in 0..<300 {
+            guard let spot = CopyPaste.freeSpot(width: 20, height: 30, within: regions, existing: [], backgroundClasses: [],
+                                                maxOverlap: 0.1, attempts: 1, random: &random) else { return XCTFail("no spot") }
+            XCTAssert((0...80).contains(spot.x) && (51...120).contains(spot.y), "\(spot)")
+            seenTop = min(seenTop, spot.y); seenBottom = max(seenBottom, spot.y)
+        }
+        XCTAssertEqual(seenTop, 51, "the first whole-pixel row inside the region is reachable")
+        XCTAssertEqual(seenBottom, 120, "the last corner that keeps the paste inside is reachable")
+        XCTAssertNil(CopyPaste.freeSpot(width: 20, height: 30, within: [box(0, 0, 19, 200)], existing: [], backgroundClasses: [],
+                                        maxOverlap: 1, attempts: 5, random: &random), "no region fits the paste")
+    }
+
+    func testPasteMayLandInsideAContainerButNeverOverText() {
+        // A card (class 2) fills the canvas; a text line (class 9) fills its top half.
+        let container = annotation(2, 0, 0, 100, 100), text = annotation(9, 0, 0, 100, 50)
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<100 {
+            guard let spot = CopyPaste.freeSpot(width: 20, height: 20, within: [box(0, 0, 100, 100)], existing: [container, text],
+                                                backgroundClasses: [2], maxOverlap: 0.1, attempts: 50, random: &random)
+            else { return XCTFail("a free spot inside the card exists") }
+            XCTAssertLessThanOrEqual(CopyPaste.overlapShare(box(Double(spot.x), Double(spot.y), 20, 20), text.box), 0.1)
+            XCTAssertGreaterThanOrEqual(spot.y, 48, "at most 2 of 20 rows on the text")
+        }
+        XCTAssertNil(CopyPaste.freeSpot(width: 20, height: 20, within: [box(0, 0, 100, 100)], existing: [container, text],
+                                        backgroundClasses: [], maxOverlap: 0.1, attempts: 200, random: &random),
+                     "without the background exemption the card blocks every spot")
+        XCTAssertNil(CopyPaste.freeSpot(width: 20, height: 20, within: [box(0, 0, 100, 100)], existing: [container, text],
+                                        backgroundClasses: [9], maxOverlap: 0.1, attempts: 200, random: &random),
+                     "a background class is exempt only where it contains the whole paste; the card still blocks")
+    }
+
+    func testPipelinePastesOnlyOnTheLetterboxedScreen() throws {
+        // 60×60 screens letterboxed into 60×120: the screen fills rows 30…90, the rest is padding.
+        // Each screen is one full-size Container holding a small Text, as real screens are.
+        let items = (0..<6).map { i in
+            AnnotatedImage(image: patternedImage(width: 60, height: 60, seed: UInt8(i)),
+                           annotations: [annotation(0, 0, 0, 60, 60), annotation(1, 5, 5, 12, 6)])
+        }
+        let source = InMemorySource(items)
+        var preset = AugmentPreset()
+        preset.copyPaste.probability = 1
+        preset.copyPaste.maxElements = 3
+        preset.copyPaste.placementAttempts = 50
+        let pipeline = AugmentPipeline(preset: preset, source: source, classNames: ["Container", "Text"], outputWidth: 60, outputHeight: 120)
+        XCTAssertEqual(pipeline.pasteBackgroundClasses, [0])
+        var pasted = 0
+        for seed in 0..<60 {
+            var random = SeededRandom(seed: UInt64(seed))
+            let output = try pipeline.augment(seed % source.count, from: source, random: &random)
+            XCTAssertEqual(output.contentRegions, [box(0, 30, 60, 60)])
+            for extra in output.annotations.dropFirst(2) {
+                pasted += 1
+                XCTAssert(extra.box.minY >= 30 && extra.box.maxY <= 90, "seed \(seed): pasted \(extra.box) on the padding")
+                XCTAssertEqual(output.image[Int(extra.box.minX), Int(extra.box.minY)] == pipeline.fill, false,
+                               "seed \(seed): pixels pasted at \(extra.box)")
+            }
+        }
+        XCTAssertGreaterThan(pasted, 30, "pastes must happen for the test to mean something")
     }
 
     func testDonorIndexPrefersRareClasses() {

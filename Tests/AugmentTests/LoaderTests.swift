@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import Augment
 import Data
 import Support
@@ -86,5 +87,91 @@ final class LoaderTests: XCTestCase {
         let plane = 32 * 64
         XCTAssertEqual(batch.images.values[3 * plane + 5], Float(sample.image.pixels[5 * 3]) / 255, accuracy: 1e-6,
                        "red channel of pixel 5 of image 1")
+    }
+
+    /// Records the workers' events and lets the test wait for the n-th finished batch.
+    final class ProductionLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [BatchProduction.Event] = []
+        private let finishedSignal = DispatchSemaphore(value: 0)
+
+        func record(_ event: BatchProduction.Event) {
+            lock.lock(); events.append(event); lock.unlock()
+            if case .finished = event { finishedSignal.signal() }
+        }
+
+        var claimed: [Int] { lock.lock(); defer { lock.unlock() }; return events.compactMap { if case .claimed(let i, _) = $0 { return i }; return nil } }
+        var mostAhead: Int { lock.lock(); defer { lock.unlock() }; return events.compactMap { if case .claimed(_, let a) = $0 { return a }; return nil }.max() ?? 0 }
+
+        /// Waits for `count` more finished batches (the timeout only guards against a hang).
+        func waitForFinished(_ count: Int) -> Bool {
+            (0..<count).allSatisfy { _ in finishedSignal.wait(timeout: .now() + 60) == .success }
+        }
+    }
+
+    func testWorkersRunAheadUpToThePrefetchBoundAndNoFurther() throws {
+        let loader = try makeLoader(workers: 2)  // prefetch 2
+        let log = ProductionLog()
+        loader.observer = log.record
+        let batches = loader.epoch(0)
+        XCTAssertGreaterThanOrEqual(batches.count, 3)
+        // Nothing taken yet: the workers make the first `prefetch` batches on their own…
+        XCTAssertTrue(log.waitForFinished(2))
+        // …and no more: claiming batch 2 needs nextToTake ≥ 1, so this holds however the threads run.
+        XCTAssertEqual(log.claimed, [0, 1])
+        XCTAssertNotNil(try batches.next())
+        XCTAssertTrue(log.waitForFinished(1))
+        XCTAssertEqual(log.claimed, [0, 1, 2], "taking one batch frees exactly one slot")
+        while try batches.next() != nil {}
+        XCTAssertEqual(log.claimed, Array(0..<batches.count), "each batch is made once, in order of claims")
+        XCTAssertEqual(log.mostAhead, 2, "never more than `prefetch` batches claimed but not taken")
+    }
+
+    func testStreamPrefetchesTheNextEpochAndMatchesEpochByEpoch() throws {
+        let loader = try makeLoader(workers: 2)  // prefetch 2
+        let first = loader.batchCount(epoch: 0)
+        let log = ProductionLog()
+        loader.observer = log.record
+        let stream = loader.batches(fromEpoch: 0)
+        var streamed: [(epoch: Int, index: Int, batch: Batch)] = []
+        for _ in 0..<(first - 1) { streamed.append(try XCTUnwrap(try stream.next())) }
+        // One batch of epoch 0 still untaken: the workers are already on epoch 1's first batch.
+        XCTAssertTrue(log.waitForFinished(first + 1))
+        XCTAssertEqual(log.claimed.last, first, "global batch \(first) = epoch 1, batch 0")
+        for _ in 0..<3 { streamed.append(try XCTUnwrap(try stream.next())) }
+        stream.cancel()
+        XCTAssertNil(try stream.next())
+
+        let expected = try collect(loader, epoch: 0) + collect(loader, epoch: 1)
+        XCTAssertEqual(streamed.map(\.epoch), Array(repeating: 0, count: first) + [1, 1])
+        XCTAssertEqual(streamed.map(\.index), Array(0..<first) + [0, 1])
+        for (got, want) in zip(streamed.map(\.batch), expected) {
+            XCTAssertEqual(got.sampleIndices, want.sampleIndices)
+            XCTAssertEqual(got.targets, want.targets)
+            XCTAssertEqual(got.images.values, want.images.values)
+        }
+    }
+
+    func testFeedTimesWaitingApartFromTraining() throws {
+        let loader = try makeLoader(workers: 0)  // inline: every batch is made while the trainer waits
+        var seen: [[Int]] = []
+        let result = try LoaderBenchmark.feed(loader, steps: 5, progress: false) { batch in seen.append(batch.sampleIndices) }
+        XCTAssertEqual(seen.count, 6, "one warm-up step, then the timed ones")
+        XCTAssertEqual(result.steps, 5)
+        XCTAssertEqual(result.images, seen.dropFirst().map(\.count).reduce(0, +))
+        let epochs = try collect(loader, epoch: 0) + collect(loader, epoch: 1)
+        XCTAssertEqual(seen, Array(epochs.prefix(6).map(\.sampleIndices)), "the loader's batches in order, across the epoch boundary")
+        XCTAssertGreaterThan(result.waitShare, 0.5, "an inline loader with an instant trainer: the time is all waiting")
+    }
+
+    func testDropLastWithTooFewSamplesIsAnError() throws {
+        let source = syntheticSource(count: 3)
+        var options = DataLoader.Options()
+        options.batchSize = 4
+        options.dropLast = true
+        XCTAssertThrowsError(try DataLoader(source: source, pipeline: AugmentPipeline(preset: AugmentPreset(), source: source),
+                                            options: options)) { error in
+            XCTAssertTrue("\(error)".contains("leaves no batch"), "\(error)")
+        }
     }
 }

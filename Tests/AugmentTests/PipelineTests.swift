@@ -130,3 +130,20 @@ final class LetterboxParityTests: XCTestCase {
         }
     }
 }
+
+final class IdentityClippingTests: XCTestCase {
+    /// A screen already at the model input size with no transform firing still gets clip-and-drop.
+    func testBoxStickingOutOfAnInputSizedScreenIsClippedAndDropped() throws {
+        // 60×120 screen = the output size. Box 0 sticks out on the right by 10 of its 30 px → clipped to 20;
+        // box 1 is 80% outside at the bottom → dropped (default minVisibleFraction 0.25); box 2 is inside → exact.
+        let boxes = [annotation(0, 40, 10, 30, 10), annotation(1, 10, 112, 10, 40), annotation(2, 5.25, 50.5, 7.125, 3.5)]
+        let source = InMemorySource([AnnotatedImage(image: patternedImage(width: 60, height: 120), annotations: boxes)])
+        let pipeline = AugmentPipeline(preset: AugmentPreset(), source: source, outputWidth: 60, outputHeight: 120)
+        var random = SeededRandom(seed: 1)
+        let output = try pipeline.augment(0, from: source, random: &random)
+        XCTAssertEqual(output.image, source.items[0].image)
+        XCTAssertEqual(output.annotations.map(\.classIndex), [0, 2])
+        XCTAssertEqual(output.annotations.map(\.box), [box(40, 10, 20, 10), box(5.25, 50.5, 7.125, 3.5)])
+        XCTAssertEqual(output.visibleFractions[0], 2.0 / 3, accuracy: 1e-12)
+    }
+}

@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import Augment
 
 final class PresetTests: XCTestCase {
@@ -6,7 +7,7 @@ final class PresetTests: XCTestCase {
         let yaml = """
         mosaic: {probability: 0.5, center: [0.4, 1.6], scale: [0.5, 1]}
         mixup: {probability: 0.2, ratio: 0.3}
-        copyPaste: {probability: 0.3, maxElements: 4, maxOverlap: 0.05, rarityPower: 0.5, placementAttempts: 10}
+        copyPaste: {probability: 0.3, maxElements: 4, maxOverlap: 0.05, rarityPower: 0.5, placementAttempts: 10, backgroundClasses: [Card]}
         scaleTranslate: {probability: 1, scale: [0.8, 1.2], translate: 0.1}
         hsv: {probability: 1, hue: 0.015, saturation: 0.5, value: 0.3}
         grayscale: {probability: 0.05}
@@ -20,6 +21,7 @@ final class PresetTests: XCTestCase {
         XCTAssertEqual(preset.mixUp.ratio, 0.3)
         XCTAssertEqual(preset.copyPaste.maxElements, 4)
         XCTAssertEqual(preset.copyPaste.rarityPower, 0.5)
+        XCTAssertEqual(preset.copyPaste.backgroundClasses, ["Card"])
         XCTAssertEqual(preset.scaleTranslate.scale, 0.8...1.2)
         XCTAssertEqual(preset.hsv.value, 0.3)
         XCTAssertEqual(preset.grayscaleProbability, 0.05)
@@ -62,6 +64,12 @@ final class PresetTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("'mosaic' must be a mapping"), "\(error)")
         }
         XCTAssertThrowsError(try AugmentPreset.parse(yaml: "boxes: {minSide: .nan}\n", file: "p.yaml"))
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "copyPaste:\n  backgroundClasses: Container\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("p.yaml:2: 'copyPaste.backgroundClasses' must be a list of class names"), "\(error)")
+        }
+        XCTAssertThrowsError(try AugmentPreset.parse(yaml: "copyPaste: {backgroundClasses: [Container, [Card]]}\n", file: "p.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("must hold class names"), "\(error)")
+        }
     }
 
     func testShippedPresetsLoad() throws {
@@ -69,7 +77,35 @@ final class PresetTests: XCTestCase {
         for name in ["default", "none", "rare-classes"] {
             let preset = try AugmentPreset.load(from: AugmentPreset.url(forName: name, root: root))
             if name == "none" { XCTAssertEqual(preset, AugmentPreset()) }
-            if name == "default" { XCTAssertEqual(preset.flipProbability, 0, "flip is off by default") }
+            if name == "default" {
+                XCTAssertEqual(preset.flipProbability, 0, "flip is off by default")
+                XCTAssertEqual(preset.copyPaste.backgroundClasses, ["Container", "Dialog"])
+            }
+        }
+    }
+
+    func testPresetNamesResolveAgainstTheRepositoryRootFromAnyFolder() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let expected = root.appendingPathComponent("Configs/augment/default.yaml").standardizedFileURL.path
+        let inside = root.appendingPathComponent("Tests/AugmentTests", isDirectory: true)
+        XCTAssertEqual(try AugmentPreset.locate("default", from: inside).standardizedFileURL.path, expected)
+        // Outside any checkout: the fallback (the executable's checkout) is used.
+        let outside = FileManager.default.temporaryDirectory
+        XCTAssertEqual(try AugmentPreset.locate("default", from: outside, fallbackRepositories: [inside]).standardizedFileURL.path, expected)
+        // A path stays relative to the folder it was typed in.
+        XCTAssertEqual(try AugmentPreset.locate("mine/p.yaml", from: outside).path,
+                       outside.appendingPathComponent("mine/p.yaml").standardizedFileURL.path)
+    }
+
+    func testMisspeltPresetNameListsTheAvailableOnes() {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        XCTAssertThrowsError(try AugmentPreset.locate("defualt", from: root)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("no preset named 'defualt'"), text)
+            XCTAssertTrue(text.contains("available: default, none, rare-classes"), text)
+        }
+        XCTAssertThrowsError(try AugmentPreset.locate("default", from: URL(fileURLWithPath: "/"))) { error in
+            XCTAssertTrue("\(error)".contains("no Configs/augment/*.yaml found"), "\(error)")
         }
     }
 }

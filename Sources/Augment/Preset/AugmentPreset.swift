@@ -34,6 +34,11 @@ public struct AugmentPreset: Equatable {
         public var rarityPower = 1.0
         /// Random positions tried per element before giving up on it.
         public var placementAttempts = 20
+        /// Classes of grouping regions (cards, lists, dialogs) that a pasted element may lie
+        /// inside; every other box (text, icons, pictures, controls) is never pasted over.
+        /// Names of the dataset's classes; names the dataset lacks are ignored, so one preset
+        /// serves several taxonomies.
+        public var backgroundClasses = ["Container", "Dialog"]
         public init() {}
     }
 

@@ -1,3 +1,4 @@
+import Data
 import Foundation
 import Yams
 
@@ -18,6 +19,40 @@ extension AugmentPreset {
             return URL(fileURLWithPath: name, relativeTo: root).standardizedFileURL
         }
         return root.appendingPathComponent("Configs/augment/\(name).yaml")
+    }
+
+    /// The preset file that `--preset NAME_OR_PATH` means. A path (ending in .yaml or .yml, or
+    /// holding a /) is taken relative to `folder`. A bare name is `Configs/augment/NAME.yaml` in
+    /// the repository holding `folder` — the root that dataset configs resolve their paths
+    /// against — or else in the first of `fallbackRepositories` that has it (the executable's
+    /// checkout), so `--preset default` works from any folder. An unknown name is an error that
+    /// lists the presets there are.
+    public static func locate(_ reference: String, from folder: URL, fallbackRepositories: [URL] = []) throws -> URL {
+        if reference.hasSuffix(".yaml") || reference.hasSuffix(".yml") || reference.contains("/") {
+            return url(forName: reference, root: folder)
+        }
+        let roots = ([folder] + fallbackRepositories).map { DatasetConfig.repoRoot(containing: $0.appendingPathComponent("Package.swift")) }
+        for root in roots {
+            let candidate = url(forName: reference, root: root)
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+        }
+        guard let (folderOfPresets, available) = presets(in: roots) else {
+            throw PresetError(file: reference, line: nil, message: "no preset of that name: no Configs/augment/*.yaml "
+                + "found from \(folder.path); run inside the ScreenLab checkout or give a path to a .yaml file")
+        }
+        throw PresetError(file: folderOfPresets.appendingPathComponent("\(reference).yaml").path, line: nil,
+                          message: "no preset named '\(reference)'; available: \(available.joined(separator: ", ")) (or a path to a .yaml file)")
+    }
+
+    /// The first `Configs/augment/` among `roots` that holds presets, with their names.
+    static func presets(in roots: [URL]) -> (folder: URL, names: [String])? {
+        for root in roots {
+            let folder = root.appendingPathComponent("Configs/augment")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            let names = files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(".yaml".count)) }.sorted()
+            if !names.isEmpty { return (folder, names) }
+        }
+        return nil
     }
 
     public static func parse(yaml: String, file: String) throws -> AugmentPreset {
@@ -47,6 +82,7 @@ extension AugmentPreset {
             preset.copyPaste.rarityPower = try s.number("rarityPower", within: 0...4) ?? preset.copyPaste.rarityPower
             preset.copyPaste.placementAttempts = try s.integer("placementAttempts", within: 1...1000)
                 ?? preset.copyPaste.placementAttempts
+            preset.copyPaste.backgroundClasses = try s.names("backgroundClasses") ?? preset.copyPaste.backgroundClasses
             try s.rejectUnknownKeys()
         }
         if let s = try root.section("scaleTranslate") {
@@ -152,6 +188,20 @@ final class PresetSection {
             throw fail(line, "'\(name).\(key)' is \(number); it must lie in \(bounds.lowerBound)...\(bounds.upperBound)")
         }
         return number
+    }
+
+    /// A list of names, e.g. `[Container, Dialog]` (`[]` for none).
+    func names(_ key: String) throws -> [String]? {
+        guard let (node, line) = value(key) else { return nil }
+        guard let sequence = node.sequence else {
+            throw fail(line, "'\(name).\(key)' must be a list of class names, e.g. [Container, Dialog]")
+        }
+        return try sequence.map { item in
+            guard item.scalar != nil, let text = item.string, !text.isEmpty else {
+                throw fail(item.mark?.line ?? line, "'\(name).\(key)' must hold class names, found a list or mapping")
+            }
+            return text
+        }
     }
 
     /// `[low, high]` or a single number (a fixed value).

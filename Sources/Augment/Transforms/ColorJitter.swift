@@ -67,7 +67,12 @@ public enum HorizontalFlip {
         }
         for index in input.annotations.indices {
             let box = input.annotations[index].box
-            input.annotations[index].box.x = Double(width) - box.x - box.width
+            // Clamped: a box touching the right edge must not start a rounding error left of 0.
+            input.annotations[index].box.x = max(0, Double(width) - box.maxX)
+        }
+        for index in input.contentRegions.indices {
+            let region = input.contentRegions[index]
+            input.contentRegions[index].x = Double(width) - region.x - region.width
         }
     }
 }

@@ -4,9 +4,9 @@ import Imaging
 import Support
 
 /// Copy-paste for box-only data (Ghiasi et al. 2021 use masks; UI elements are rectangles, so
-/// the whole box is pasted): crop a labelled element from another screen and paste it where it
-/// covers little of the existing boxes. Donor boxes inside the crop (an icon inside a pasted
-/// card) come along, clipped and dropped by the usual rules.
+/// the whole box is pasted): crop a labelled element from another screen and paste it on the
+/// screen (never on padding) where it covers little of the existing boxes. Donor boxes inside
+/// the crop (an icon inside a pasted card) come along, clipped and dropped by the usual rules.
 public enum CopyPaste {
     /// The element's box rounded out to whole pixels, with every donor box clipped to it.
     public static func crop(_ donor: AnnotatedImage, element: BoundingBox, rules: AugmentPreset.BoxRules) -> AnnotatedImage? {
@@ -16,10 +16,7 @@ public enum CopyPaste {
         var patch = RGBImage(width: x1 - x0, height: y1 - y0)
         let shift = BoxMap(offsetX: Double(-x0), offsetY: Double(-y0))
         Placement.draw(donor.image, mappedBy: shift, into: &patch)
-        let placed = rules.place(donor, with: shift, width: patch.width, height: patch.height)
-        var result = AnnotatedImage(image: patch, annotations: placed.annotations)
-        result.visibleFractions = placed.fractions
-        return result
+        return AnnotatedImage(image: patch, placing: donor, with: shift, rules: rules)
     }
 
     /// Pastes `patch` scaled by `scale` with its top-left corner at (x, y); returns the boxes added.
@@ -34,18 +31,40 @@ public enum CopyPaste {
         return placed.annotations
     }
 
-    /// A random top-left corner where a `width`×`height` paste lies inside the canvas and neither
-    /// covers more than `maxOverlap` of any existing box nor is covered more than that by one.
-    public static func freeSpot(width: Int, height: Int, canvasWidth: Int, canvasHeight: Int,
-                                existing: [BoundingBox], maxOverlap: Double, attempts: Int,
+    /// A random top-left corner for a `width`×`height` paste that lies wholly inside one of
+    /// `regions` (the screen content, not the padding), every whole-pixel position equally likely.
+    /// The paste may not cover more than `maxOverlap` of an existing box nor be covered more
+    /// than that by one — except a box of a `backgroundClasses` class (a card, a list, a dialog)
+    /// that contains the whole paste: an element may sit inside a container, never on a leaf.
+    public static func freeSpot(width: Int, height: Int, within regions: [BoundingBox], existing: [Annotation],
+                                backgroundClasses: Set<Int>, maxOverlap: Double, attempts: Int,
                                 random: inout SeededRandom) -> (x: Int, y: Int)? {
-        guard width <= canvasWidth, height <= canvasHeight, width > 0, height > 0 else { return nil }
+        guard width > 0, height > 0 else { return nil }
+        // Per region, the whole-pixel corners that keep the paste inside it.
+        let ranges: [(x: ClosedRange<Int>, y: ClosedRange<Int>)] = regions.compactMap { region in
+            let x0 = Int(region.minX.rounded(.up)), y0 = Int(region.minY.rounded(.up))
+            let x1 = Int(region.maxX.rounded(.down)) - width, y1 = Int(region.maxY.rounded(.down)) - height
+            return x1 >= x0 && y1 >= y0 ? (x0...x1, y0...y1) : nil
+        }
+        let counts = ranges.map { Double($0.x.count * $0.y.count) }
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return nil }
         for _ in 0..<attempts {
-            let x = random.int(in: 0...(canvasWidth - width)), y = random.int(in: 0...(canvasHeight - height))
+            var pick = random.uniform() * total, chosen = 0
+            while chosen < counts.count - 1, pick >= counts[chosen] { pick -= counts[chosen]; chosen += 1 }
+            let x = random.int(in: ranges[chosen].x), y = random.int(in: ranges[chosen].y)
             let candidate = BoundingBox(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
-            if existing.allSatisfy({ overlapShare(candidate, $0) <= maxOverlap }) { return (x, y) }
+            let free = existing.allSatisfy { other in
+                (backgroundClasses.contains(other.classIndex) && contains(other.box, candidate))
+                    || overlapShare(candidate, other.box) <= maxOverlap
+            }
+            if free { return (x, y) }
         }
         return nil
+    }
+
+    static func contains(_ outer: BoundingBox, _ inner: BoundingBox) -> Bool {
+        outer.minX <= inner.minX && outer.minY <= inner.minY && outer.maxX >= inner.maxX && outer.maxY >= inner.maxY
     }
 
     /// The larger of (intersection / area) over the two boxes.

@@ -16,8 +16,7 @@ public enum MixUp {
                 }
             }
         }
-        result.annotations += second.annotations
-        result.visibleFractions += second.visibleFractions
+        result.merge(boxesAndRegionsOf: second)
         return result
     }
 }

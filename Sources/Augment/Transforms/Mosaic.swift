@@ -14,17 +14,16 @@ public enum Mosaic {
         precondition(tiles.count == 4, "mosaic needs four tiles")
         let canvasWidth = 2 * outputWidth, canvasHeight = 2 * outputHeight
         var canvas = RGBImage(width: canvasWidth, height: canvasHeight, fill: fill)
-        var annotations: [Annotation] = [], fractions: [Double] = []
-        for (quadrant, tile) in tiles.enumerated() {
+        let applied = tiles.enumerated().map { quadrant, tile in
             let map = tileMap(quadrant: quadrant, tileWidth: tile.width, tileHeight: tile.height,
                               centerX: centerX, centerY: centerY, outputWidth: outputWidth, outputHeight: outputHeight)
-            let applied = Placement.draw(tile.image, mappedBy: map, into: &canvas)
-            let placed = rules.place(tile, with: applied, width: canvasWidth, height: canvasHeight)
-            annotations += placed.annotations
-            fractions += placed.fractions
+            return Placement.draw(tile.image, mappedBy: map, into: &canvas)
         }
-        var result = AnnotatedImage(image: canvas, annotations: annotations)
-        result.visibleFractions = fractions
+        var result = AnnotatedImage(image: canvas, annotations: [])
+        result.contentRegions = []
+        for (tile, map) in zip(tiles, applied) {
+            result.merge(boxesAndRegionsOf: AnnotatedImage(image: canvas, placing: tile, with: map, rules: rules))
+        }
         return result
     }
 

@@ -14,12 +14,12 @@ public enum ScaleTranslate {
 
     public static func apply(_ input: AnnotatedImage, map: BoxMap, outputWidth: Int, outputHeight: Int,
                              fill: RGB, rules: AugmentPreset.BoxRules) -> AnnotatedImage {
-        if map == .identity, input.width == outputWidth, input.height == outputHeight { return input }
+        if map == .identity, input.width == outputWidth, input.height == outputHeight {
+            // No pixel moves, but the boxes still go through clip-and-drop: a source box may stick out.
+            return AnnotatedImage(image: input.image, placing: input, with: .identity, rules: rules)
+        }
         var canvas = RGBImage(width: outputWidth, height: outputHeight, fill: fill)
         let applied = Placement.draw(input.image, mappedBy: map, into: &canvas)
-        let placed = rules.place(input, with: applied, width: outputWidth, height: outputHeight)
-        var result = AnnotatedImage(image: canvas, annotations: placed.annotations)
-        result.visibleFractions = placed.fractions
-        return result
+        return AnnotatedImage(image: canvas, placing: input, with: applied, rules: rules)
     }
 }

@@ -112,7 +112,8 @@ extension DatasetConfig {
         return repoRoot(containing: configFile).appendingPathComponent(path).standardizedFileURL
     }
 
-    static func repoRoot(containing file: URL) -> URL {
+    /// The nearest folder at or above `file`'s folder that holds a Package.swift (else that folder).
+    public static func repoRoot(containing file: URL) -> URL {
         let start = file.deletingLastPathComponent().standardizedFileURL
         var folder = start
         while folder.path != "/" {
