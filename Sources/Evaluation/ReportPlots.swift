@@ -32,8 +32,7 @@ struct ReportPlots {
         if let threshold = outcome.report.classes[c].threshold {
             return (curve.point(atConfidence: threshold), "conf " + String(format: "%.2f", threshold))
         }
-        guard curve.groundTruthCount > 0, !curve.points.isEmpty else { return nil }
-        let best = ThresholdPicker.maxF1(curve.points)
+        guard curve.groundTruthCount > 0, let best = ThresholdPicker.maxF1(curve.points) else { return nil }
         return (best, "max F1 @ " + String(format: "%.2f", best.confidence))
     }
 
