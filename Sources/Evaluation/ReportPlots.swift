@@ -36,6 +36,11 @@ struct ReportPlots {
         return (best, "max F1 @ " + String(format: "%.2f", best.confidence))
     }
 
+    /// In the series colour; on the all-classes charts only a tooltip names it (labels would pile up).
+    static func chartMarker(x: Double, y: Double, _ text: String, _ className: String, labelled: Bool) -> ChartMarker {
+        ChartMarker(x: x, y: y, label: labelled ? text : "", title: "\(className): \(text)")
+    }
+
     static func thinned(_ points: [OperatingPoint]) -> [OperatingPoint] {
         guard points.count > maximumPlottedPoints else { return points }
         let step = Double(points.count - 1) / Double(maximumPlottedPoints - 1)
@@ -47,11 +52,12 @@ struct ReportPlots {
             let evaluation = outcome.result.classes[c]
             guard evaluation.groundTruth > 0 else { return nil }
             let points = Self.thinned(evaluation.curve.points)
-            let markers = marker(c).map { [ChartMarker(x: $0.0.recall, y: $0.0.precision, label: classes.count == 1 ? $0.1 : "")] } ?? []
-            return LineSeries(name: evaluation.name, x: points.map(\.recall), y: points.map(\.precision), color: SVG.color(c), markers: markers)
+            let markers = marker(c).map { [Self.chartMarker(x: $0.0.recall, y: $0.0.precision, $0.1, evaluation.name, labelled: classes.count == 1)] } ?? []
+            return LineSeries(name: evaluation.name, x: points.map(\.recall), y: points.map(\.precision), color: SVG.color(c),
+                              dashArray: SVG.dash(c), markers: markers)
         }
         return LineChart(title: title, xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
-                         series: series, height: classes.count > 1 ? 520 : 420).svg()
+                         series: series, width: classes.count > 1 ? 800 : 640, height: classes.count > 1 ? 520 : 420).svg()
     }
 
     func f1Chart(classes: [Int], title: String) -> String {
@@ -59,11 +65,12 @@ struct ReportPlots {
             let evaluation = outcome.result.classes[c]
             guard evaluation.groundTruth > 0 else { return nil }
             let points = Self.thinned(evaluation.curve.points)
-            let markers = marker(c).map { [ChartMarker(x: $0.0.confidence, y: $0.0.f1, label: classes.count == 1 ? $0.1 : "")] } ?? []
-            return LineSeries(name: evaluation.name, x: points.map(\.confidence), y: points.map(\.f1), color: SVG.color(c), markers: markers)
+            let markers = marker(c).map { [Self.chartMarker(x: $0.0.confidence, y: $0.0.f1, $0.1, evaluation.name, labelled: classes.count == 1)] } ?? []
+            return LineSeries(name: evaluation.name, x: points.map(\.confidence), y: points.map(\.f1), color: SVG.color(c),
+                              dashArray: SVG.dash(c), markers: markers)
         }
         return LineChart(title: title, xAxis: Axis(label: "confidence"), yAxis: Axis(label: "F1", range: 0...1),
-                         series: series, height: classes.count > 1 ? 520 : 420).svg()
+                         series: series, width: classes.count > 1 ? 800 : 640, height: classes.count > 1 ? 520 : 420).svg()
     }
 
     func confusionChart(normalized: Bool) -> String {
