@@ -54,7 +54,7 @@ struct EvaluationIndex {
             let p = predictions[a], q = predictions[b]
             if p.classIndex != q.classIndex { return p.classIndex < q.classIndex }
             if p.score != q.score { return p.score > q.score }
-            if p.imageIndex != q.imageIndex { return p.imageIndex < q.imageIndex }
+            if p.imageIndex != q.imageIndex { return rank[p.imageIndex] < rank[q.imageIndex] }
             return a < b
         }
         var kept: [PredictedBox] = []
