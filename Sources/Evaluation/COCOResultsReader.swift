@@ -8,8 +8,10 @@ public struct PredictionSet: Equatable {
     public var entries: Int
     /// Reason → number of entries skipped for it (empty unless lenient).
     public var skipped: [String: Int]
-    /// How ids were interpreted, for the report.
+    /// How ids were interpreted and what was left aside (detections on images outside the split), for the report.
     public var notes: [String]
+    /// Entries on images of the dataset outside the evaluated split (dropped, not errors).
+    public var outsideSplit: Int = 0
 
     public var skippedCount: Int { skipped.values.reduce(0, +) }
 }
@@ -21,6 +23,9 @@ public struct COCOResultsReader {
     let samples: [Sample]
     let classNames: [String]
     let cocoCategoryIDs: [Int]?
+    /// Name of the evaluated split, when the dataset has images outside it (indices ≥ samples.count).
+    let splitName: String?
+    let hasOutsideImages: Bool
     private var imageByCOCOID: [Int: Int] = [:]
     private var imageByName: [String: Int] = [:]
     private var ambiguousNames: Set<String> = []
@@ -29,12 +34,18 @@ public struct COCOResultsReader {
     private var classByLowercasedName: [String: Int] = [:]
 
     /// `cocoImageIDs[i]` is sample i's COCO image id, when the dataset came from COCO.
-    public init(samples: [Sample], cocoImageIDs: [Int?], classNames: [String], cocoCategoryIDs: [Int]?) {
+    /// `outsideSplit` are the dataset's other images when `samples` is one split (`splitName`): a
+    /// file that covers the whole dataset can then be scored on one split, its other entries dropped.
+    public init(samples: [Sample], cocoImageIDs: [Int?], classNames: [String], cocoCategoryIDs: [Int]?,
+                outsideSplit: [Sample] = [], splitName: String? = nil) {
         self.samples = samples
         self.classNames = classNames
         self.cocoCategoryIDs = cocoCategoryIDs
-        for (index, id) in cocoImageIDs.enumerated() { if let id { imageByCOCOID[id] = index } }
-        for (index, sample) in samples.enumerated() {
+        self.splitName = splitName
+        hasOutsideImages = !outsideSplit.isEmpty
+        let ids = cocoImageIDs + outsideSplit.map(\.cocoImageID)
+        for (index, id) in ids.enumerated() { if let id { imageByCOCOID[id] = index } }
+        for (index, sample) in (samples + outsideSplit).enumerated() {
             let file = (sample.imagePath as NSString).lastPathComponent
             let stem = (file as NSString).deletingPathExtension
             for key in Set([sample.id, sample.imagePath, file, stem]) where !key.isEmpty {
@@ -68,10 +79,12 @@ public struct COCOResultsReader {
         predictions.reserveCapacity(entries.count)
         var skipped: [String: Int] = [:]
         var usedNumericClassIndex = false
+        var outside = 0
         for (index, entry) in entries.enumerated() {
             do {
                 let (prediction, numericIndex) = try decode(entry)
                 usedNumericClassIndex = usedNumericClassIndex || numericIndex
+                guard prediction.imageIndex < samples.count else { outside += 1; continue }
                 predictions.append(prediction)
             } catch let problem as EntryProblem {
                 guard lenient else { throw EvaluationError.badPrediction(file: file, entry: index, reason: problem.message) }
@@ -82,7 +95,10 @@ public struct COCOResultsReader {
         if usedNumericClassIndex {
             notes.append("numeric category_id values were read as 0-based class indices (the dataset has no COCO category ids)")
         }
-        return PredictionSet(predictions: predictions, entries: entries.count, skipped: skipped, notes: notes)
+        if outside > 0 {
+            notes.append("\(outside) detection\(outside == 1 ? "" : "s") on images outside split '\(splitName ?? "?")' ignored")
+        }
+        return PredictionSet(predictions: predictions, entries: entries.count, skipped: skipped, notes: notes, outsideSplit: outside)
     }
 
     struct EntryProblem: Error {
@@ -124,15 +140,17 @@ public struct COCOResultsReader {
             }
             if let index = imageByName[text] { return index }
             if let id = Int(text), let index = imageByCOCOID[id] { return index }
-            throw EntryProblem(kind: "unknown image", message: "image_id \"\(text)\" is not an image of the evaluated split (matched against file names, paths and sample ids)")
+            throw EntryProblem(kind: "unknown image", message: "image_id \"\(text)\" is not an image of \(scope) (matched against file names, paths and sample ids)")
         }
         if let number = Self.number(value), let id = Int(exactly: number) {
             if let index = imageByCOCOID[id] { return index }
             let hint = imageByCOCOID.isEmpty ? "; this dataset has no COCO image ids, so use file names as image_id" : ""
-            throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of the evaluated split\(hint)")
+            throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of \(scope)\(hint)")
         }
         throw EntryProblem(kind: "unknown image", message: "image_id must be a COCO id or a file name, got \(value.shortDescription)")
     }
+
+    private var scope: String { hasOutsideImages ? "the dataset (any split)" : "the evaluated images" }
 
     private func resolveClass(_ value: JSONValue) throws -> (Int, Bool) {
         if case .string(let text) = value {

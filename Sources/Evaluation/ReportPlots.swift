@@ -54,7 +54,7 @@ struct ReportPlots {
             let points = Self.thinned(evaluation.curve.points)
             let markers = marker(c).map { [Self.chartMarker(x: $0.0.recall, y: $0.0.precision, $0.1, evaluation.name, labelled: classes.count == 1)] } ?? []
             return LineSeries(name: evaluation.name, x: points.map(\.recall), y: points.map(\.precision), color: SVG.color(c),
-                              dashArray: SVG.dash(c), markers: markers)
+                              dashArray: classes.count > 1 ? SVG.dash(c) : nil, markers: markers)
         }
         return LineChart(title: title, xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
                          series: series, width: classes.count > 1 ? 800 : 640, height: classes.count > 1 ? 520 : 420).svg()
@@ -67,7 +67,7 @@ struct ReportPlots {
             let points = Self.thinned(evaluation.curve.points)
             let markers = marker(c).map { [Self.chartMarker(x: $0.0.confidence, y: $0.0.f1, $0.1, evaluation.name, labelled: classes.count == 1)] } ?? []
             return LineSeries(name: evaluation.name, x: points.map(\.confidence), y: points.map(\.f1), color: SVG.color(c),
-                              dashArray: SVG.dash(c), markers: markers)
+                              dashArray: classes.count > 1 ? SVG.dash(c) : nil, markers: markers)
         }
         return LineChart(title: title, xAxis: Axis(label: "confidence"), yAxis: Axis(label: "F1", range: 0...1),
                          series: series, width: classes.count > 1 ? 800 : 640, height: classes.count > 1 ? 520 : 420).svg()
@@ -76,8 +76,9 @@ struct ReportPlots {
     func confusionChart(normalized: Bool) -> String {
         let matrix = outcome.confusion
         let values = normalized ? matrix.rowNormalized : matrix.counts.map { $0.map(Double.init) }
-        let thresholdText = Set(outcome.report.confusion.thresholds).count == 1
-            ? "confidence ≥ \(String(format: "%.2f", outcome.report.confusion.thresholds[0]))" : "per-class thresholds"
+        let thresholds = outcome.report.confusion.thresholds
+        let thresholdText = Set(thresholds).count == 1 && thresholds[0] != nil
+            ? "confidence ≥ \(String(format: "%.2f", thresholds[0]!))" : "per-class thresholds"
         return HeatMap(title: "Confusion matrix\(normalized ? " (row-normalized)" : ""), IoU ≥ \(outcome.report.iouThreshold), \(thresholdText)",
                        rowLabels: matrix.labels, columnLabels: matrix.labels, values: values,
                        format: normalized ? .decimals(2) : .integer, rowAxisLabel: "true", columnAxisLabel: "predicted",

@@ -45,16 +45,23 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let reference = DatasetReference.parse(data)
-        let dataset = try DatasetLoader.load(reference, showProgress: true)
+        // The whole dataset, so predictions on images of other splits are recognised (and dropped).
+        let whole = try DatasetLoader.load(DatasetReference(path: reference.path), showProgress: true)
+        let dataset = try reference.split.map { try whole.subset(split: $0) } ?? whole
         let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
-        let job = EvaluationJob(dataset: dataset, data: .init(dataset: reference.path, split: reference.split), predictionsPath: predictions!,
+        var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictions!,
                                 options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections),
                                 lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence)
+        if let split = reference.split {
+            let inside = Set(whole.splits[split] ?? [])
+            job.outsideSplit = whole.samples.indices.filter { !inside.contains($0) }.map { whole.samples[$0] }
+        }
         let started = Date()
         let outcome = try job.run()
         let folder = URL(fileURLWithPath: out)
         try ReportFiles.write(outcome, to: folder)
         outcome.warnings.forEach(warn)
+        for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))
         print(String(format: "scored in %.2f s; report in %@ (metrics.json, report.md, report.html, curves/, plots/)",
                      Date().timeIntervalSince(started), folder.path))
@@ -70,9 +77,10 @@ struct ThresholdsPickCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick", abstract: "Pick one confidence per class from an evaluation report's curves.",
         discussion: """
-        max-f1: the confidence with the highest F1. precision:P: the lowest confidence whose precision is still ≥ P (most recall \
-        at that precision). recall:R: the highest confidence whose recall reaches R. When a target cannot be met the class falls \
-        back to max-F1 with a warning. Pick on a validation report, then `evaluate --thresholds` on the test split.
+        max-f1: the confidence with the highest F1. precision:P: the most recall with precision ≥ P, at the highest confidence \
+        that gives it. recall:R: the highest confidence whose recall reaches R. When a target cannot be met the class falls \
+        back to max-F1 with a warning; a class with no matching detection gets no threshold. Pick on a validation report, then \
+        `evaluate --thresholds` on the test split.
         """)
 
     @Option(name: .long, help: "Report folder written by `screenlab evaluate --out`.") var report: String

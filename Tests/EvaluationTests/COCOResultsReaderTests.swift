@@ -32,6 +32,29 @@ final class COCOResultsReaderTests: XCTestCase {
         XCTAssertEqual(set.skippedCount, 0)
     }
 
+    /// A results file for the whole dataset scored on one split: entries on the other split's
+    /// images are dropped and counted; images of no split are still errors.
+    func testEntriesOnImagesOutsideTheSplitAreDroppedAndCounted() throws {
+        let other = [Sample(id: "profile", imagePath: "images/profile.png", width: 100, height: 200, cocoImageID: 99)]
+        let split = COCOResultsReader(samples: samples, cocoImageIDs: [17, 42], classNames: ["Text", "Icon"], cocoCategoryIDs: [3, 8],
+                                      outsideSplit: other, splitName: "val")
+        let set = try parse("""
+        [{"image_id": 99, "category_id": 8, "bbox": [1, 2, 3, 4], "score": 0.5},
+         {"image_id": "home", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.4},
+         {"image_id": "profile.png", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.3}]
+        """, split)
+        XCTAssertEqual(set.predictions, [PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: 0.4)])
+        XCTAssertEqual(set.outsideSplit, 2)
+        XCTAssertEqual(set.skippedCount, 0)
+        XCTAssertEqual(set.entries, 3)
+        XCTAssertTrue(set.notes.contains("2 detections on images outside split 'val' ignored"), "\(set.notes)")
+        XCTAssertThrowsError(try parse(#"[{"image_id": 7, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}]"#, split)) { error in
+            XCTAssertTrue("\(error)".contains("image_id 7 is not an image of the dataset (any split)"), "\(error)")
+        }
+        // Without the rest of the dataset the same file is an error, as before.
+        XCTAssertThrowsError(try parse(#"[{"image_id": 99, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}]"#))
+    }
+
     func testBadEntriesNameTheEntryAndValue() {
         let cases: [(String, String)] = [
             (#"{"image_id": 99, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}"#, "image_id 99"),
