@@ -68,29 +68,57 @@ public struct COCOResultsReader {
     }
 
     public func parse(_ data: Data, file: String, lenient: Bool) throws -> PredictionSet {
-        let root: JSONValue
-        do { root = try JSONValue.parse(data) } catch {
-            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(error)")
+        var parser = JSONValue.Parser(bytes: [UInt8](data))
+        func syntax<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as JSONValue.SyntaxError {
+                throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(error)")
+            }
         }
-        guard case .array(let entries) = root else {
+        parser.skipWhitespace()
+        guard parser.peek == UInt8(ascii: "[") else {
+            _ = try syntax { try JSONValue.parse(data) }  // a syntax error names its line; valid JSON is the wrong shape
             throw EvaluationError.badPredictionFile(file: file, reason: "expected a JSON array of {\"image_id\", \"category_id\", \"bbox\", \"score\"} objects (COCO results format)")
         }
+        parser.position += 1
         var predictions: [PredictedBox] = []
-        predictions.reserveCapacity(entries.count)
+        predictions.reserveCapacity(data.count / 80)
         var skipped: [String: Int] = [:]
         var usedNumericClassIndex = false
         var outside = 0
-        for (index, entry) in entries.enumerated() {
+        var index = 0
+        parser.skipWhitespace()
+        var more = parser.peek != UInt8(ascii: "]")
+        if !more { parser.position += 1 }
+        while more {
+            parser.skipWhitespace()
+            let start = parser.position
+            let fast = parser.resultsEntry()
+            let entry: JSONValue?
+            if let fast, fast.isValid { entry = nil } else {
+                parser.position = start
+                entry = try syntax { try parser.value(depth: 1) }
+            }
             do {
-                let (prediction, numericIndex) = try decode(entry)
+                let (prediction, numericIndex) = try entry.map(decode) ?? decode(fast!)
                 usedNumericClassIndex = usedNumericClassIndex || numericIndex
-                guard prediction.imageIndex < samples.count else { outside += 1; continue }
-                predictions.append(prediction)
+                if prediction.imageIndex < samples.count { predictions.append(prediction) } else { outside += 1 }
             } catch let problem as EntryProblem {
                 guard lenient else { throw EvaluationError.badPrediction(file: file, entry: index, reason: problem.message) }
                 skipped[problem.kind, default: 0] += 1
             }
+            index += 1
+            parser.skipWhitespace()
+            more = parser.peek == UInt8(ascii: ",")
+            guard more || parser.peek == UInt8(ascii: "]") else {
+                throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(parser.peek == nil ? parser.error("unexpected end of file inside an array (truncated?)") : parser.error("expected ',' or ']'"))")
+            }
+            parser.position += 1
         }
+        parser.skipWhitespace()
+        guard parser.position == parser.bytes.count else {
+            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(parser.error("unexpected text after the JSON value"))")
+        }
+        let entries = index
         var notes: [String] = []
         if usedNumericClassIndex {
             notes.append("numeric category_id values were read as 0-based class indices (the dataset has no COCO category ids)")
@@ -98,13 +126,22 @@ public struct COCOResultsReader {
         if outside > 0 {
             notes.append("\(outside) detection\(outside == 1 ? "" : "s") on images outside split '\(splitName ?? "?")' ignored")
         }
-        return PredictionSet(predictions: predictions, entries: entries.count, skipped: skipped, notes: notes, outsideSplit: outside)
+        return PredictionSet(predictions: predictions, entries: entries, skipped: skipped, notes: notes, outsideSplit: outside)
     }
 
     struct EntryProblem: Error {
         /// Short, countable reason ("unknown image").
         let kind: String
         let message: String
+    }
+
+    /// An entry the fast path read (already checked to be finite with non-negative size).
+    private func decode(_ entry: ResultsEntry) throws -> (PredictedBox, Bool) {
+        let image = try resolveImage(entry.imageID)
+        let (classIndex, numericIndex) = try resolveClass(entry.categoryID)
+        let b = entry.box
+        return (PredictedBox(imageIndex: image, classIndex: classIndex, box: BoundingBox(x: b.x, y: b.y, width: b.width, height: b.height),
+                             score: entry.score), numericIndex)
     }
 
     private func decode(_ entry: JSONValue) throws -> (PredictedBox, Bool) {

@@ -35,11 +35,14 @@ public struct EvaluationOutcome {
 
 extension EvaluationJob {
     public func run() throws -> EvaluationOutcome {
+        try run(predictions: try readPredictions())
+    }
+
+    public func readPredictions() throws -> PredictionSet {
         let reader = COCOResultsReader(samples: dataset.samples, cocoImageIDs: dataset.samples.map(\.cocoImageID),
                                        classNames: dataset.classes, cocoCategoryIDs: dataset.cocoCategoryIDs,
                                        outsideSplit: outsideSplit, splitName: data.split)
-        let set = try reader.read(URL(fileURLWithPath: predictionsPath), lenient: lenient)
-        return try run(predictions: set)
+        return try reader.read(URL(fileURLWithPath: predictionsPath), lenient: lenient)
     }
 
     public func run(predictions set: PredictionSet) throws -> EvaluationOutcome {

@@ -106,6 +106,51 @@ final class COCOResultsReaderTests: XCTestCase {
                        .array([.number(0.42936741299104003), .number(-1.5e-3), .number(125.66004341855162), .string("a\"bé😀")]))
     }
 
+    /// Plain entries take the byte scanner, odd ones (escapes, extra nested keys, exponents,
+    /// whitespace, overflow) the general parser: both must give the same values and errors.
+    func testFastAndGeneralPathsAgree() throws {
+        let entries = [
+            #"{"image_id": 17, "category_id": 3, "bbox": [0.42936741299104003, 125.66004341855162, 1e1, 2.5E-1], "score": 0.1}"#,
+            #"{"score":0.30000000000000004,"bbox":[ -0.0 ,1,2,3 ],"category_id":"Icon","image_id":"settings","id":7,"area":6}"#,
+            #"{"image_id": "home.png", "category_id": 8, "bbox": [1, 2, 3, 4], "score": 5e-324, "segmentation": [[1, 2, {"a": null}]]}"#,
+            #"{"image_id": 42, "category_id": 3, "bbox": [1, 2, 3, 4], "score": 0.7, "image_id": 17}"#,
+        ]
+        let set = try parse("[\n  " + entries.joined(separator: ",\n  ") + "\n]\n")
+        XCTAssertEqual(set.predictions, [
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0.42936741299104003, y: 125.66004341855162, width: 10, height: 0.25), score: 0.1),
+            PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 0, y: 1, width: 2, height: 3), score: 0.30000000000000004),
+            PredictedBox(imageIndex: 0, classIndex: 1, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 5e-324),
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 0.7),
+        ], "a repeated key: the last one wins, as in the general parser")
+        for entry in entries {
+            let general = try JSONValue.parse(Data(entry.utf8))
+            var parser = JSONValue.Parser(bytes: Array(entry.utf8))
+            let fast = parser.resultsEntry()
+            if entry.contains("\\u") { XCTAssertNil(fast, "escapes take the general path"); continue }
+            guard case .object(let object) = general, let fast else { return XCTFail("fast path refused \(entry)") }
+            XCTAssertEqual(fast.imageID, object["image_id"])
+            XCTAssertEqual(fast.score, Self.double(object["score"]))
+            XCTAssertEqual([fast.box.x, fast.box.y, fast.box.width, fast.box.height],
+                           { if case .array(let v) = object["bbox"]! { return v.map { Self.double($0)! } }; return [] }())
+        }
+        // Values the fast path leaves to the general one still give the general errors.
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 1e999, 1, 1], "score": 0.5}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("entry 0") && "\(error)".contains("four finite numbers, got [0, Infinity, 1, 1]"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5} {"image_id": 17}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("not valid JSON: line 1") && "\(error)".contains("expected ',' or ']'"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}] x"#)) { error in
+            XCTAssertTrue("\(error)".contains("unexpected text after the JSON value"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0x1p3}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("not valid JSON"), "hex is not JSON: \(error)")
+        }
+        XCTAssertEqual(try parse(" [ ] ").entries, 0)
+    }
+
+    static func double(_ value: JSONValue?) -> Double? { if case .number(let d)? = value { return d }; return nil }
+
     func testLenientSkipsAndCountsByReason() throws {
         let set = try parse("""
         [{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5},
