@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Builds the pycocotools reference fixture for ScreenLab's coco101 AP.
 
-Writes gt.json (COCO annotations), predictions.json (COCO results with numeric ids),
+Writes gt.json (COCO annotations, images in ascending id order), gt_shuffled.json (the
+same with the images list shuffled), predictions.json (COCO results with numeric ids),
 predictions_by_name.json (the same with file names and class names as ids) and
 expected.json (per-class AP from pycocotools COCOeval with iouThrs=[0.5], one area
-range, maxDets=[10000] and maxDets=[5]; plus all-point AP computed from COCOeval's own
-matches). Deterministic for the seed. Usage: see README.md in this folder.
+range, maxDets=[10000] and maxDets=[5]; the same for gt_shuffled.json; plus all-point AP
+computed from COCOeval's own matches). Deterministic for the seed. Usage: see README.md
+in this folder.
 """
 import importlib.metadata
 import json
@@ -138,8 +140,16 @@ def main():
     by_name = [dict(r, image_id=files[r["image_id"]], category_id=names[r["category_id"]]) for r in results]
     with open(f"{out}/predictions_by_name.json", "w") as f:
         json.dump(by_name, f, indent=None, separators=(",", ":"))
+    # The images list in a shuffled order: pycocotools ranks score ties across images by sorted
+    # image id, not by file order, so an evaluator keyed on file position would drift here.
+    shuffled = dict(gt, images=list(gt["images"]))
+    random.Random(SEED + 1).shuffle(shuffled["images"])
+    with open(f"{out}/gt_shuffled.json", "w") as f:
+        json.dump(shuffled, f, indent=None, separators=(",", ":"))
     large, large_all_point = evaluate(f"{out}/gt.json", results, 10000)
     capped, _ = evaluate(f"{out}/gt.json", results, 5)
+    large_shuffled, large_all_point_shuffled = evaluate(f"{out}/gt_shuffled.json", results, 10000)
+    capped_shuffled, _ = evaluate(f"{out}/gt_shuffled.json", results, 5)
     per_image_class = {}
     for r in results:
         key = (r["image_id"], r["category_id"])
@@ -152,6 +162,10 @@ def main():
         "ap_coco101_maxdets_10000": large,
         "ap_coco101_maxdets_5": capped,
         "ap_all_point_from_cocoeval_matches": large_all_point,
+        "gt_shuffled_image_ids": [image["id"] for image in shuffled["images"]],
+        "ap_coco101_maxdets_10000_gt_shuffled": large_shuffled,
+        "ap_coco101_maxdets_5_gt_shuffled": capped_shuffled,
+        "ap_all_point_from_cocoeval_matches_gt_shuffled": large_all_point_shuffled,
     }
     with open(f"{out}/expected.json", "w") as f:
         json.dump(expected, f, indent=2, sort_keys=True)

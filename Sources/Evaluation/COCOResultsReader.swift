@@ -8,8 +8,10 @@ public struct PredictionSet: Equatable {
     public var entries: Int
     /// Reason → number of entries skipped for it (empty unless lenient).
     public var skipped: [String: Int]
-    /// How ids were interpreted, for the report.
+    /// How ids were interpreted and what was left aside (detections on images outside the split), for the report.
     public var notes: [String]
+    /// Entries on images of the dataset outside the evaluated split (dropped, not errors).
+    public var outsideSplit: Int = 0
 
     public var skippedCount: Int { skipped.values.reduce(0, +) }
 }
@@ -21,6 +23,9 @@ public struct COCOResultsReader {
     let samples: [Sample]
     let classNames: [String]
     let cocoCategoryIDs: [Int]?
+    /// Name of the evaluated split, when the dataset has images outside it (indices ≥ samples.count).
+    let splitName: String?
+    let hasOutsideImages: Bool
     private var imageByCOCOID: [Int: Int] = [:]
     private var imageByName: [String: Int] = [:]
     private var ambiguousNames: Set<String> = []
@@ -29,12 +34,18 @@ public struct COCOResultsReader {
     private var classByLowercasedName: [String: Int] = [:]
 
     /// `cocoImageIDs[i]` is sample i's COCO image id, when the dataset came from COCO.
-    public init(samples: [Sample], cocoImageIDs: [Int?], classNames: [String], cocoCategoryIDs: [Int]?) {
+    /// `outsideSplit` are the dataset's other images when `samples` is one split (`splitName`): a
+    /// file that covers the whole dataset can then be scored on one split, its other entries dropped.
+    public init(samples: [Sample], cocoImageIDs: [Int?], classNames: [String], cocoCategoryIDs: [Int]?,
+                outsideSplit: [Sample] = [], splitName: String? = nil) {
         self.samples = samples
         self.classNames = classNames
         self.cocoCategoryIDs = cocoCategoryIDs
-        for (index, id) in cocoImageIDs.enumerated() { if let id { imageByCOCOID[id] = index } }
-        for (index, sample) in samples.enumerated() {
+        self.splitName = splitName
+        hasOutsideImages = !outsideSplit.isEmpty
+        let ids = cocoImageIDs + outsideSplit.map(\.cocoImageID)
+        for (index, id) in ids.enumerated() { if let id { imageByCOCOID[id] = index } }
+        for (index, sample) in (samples + outsideSplit).enumerated() {
             let file = (sample.imagePath as NSString).lastPathComponent
             let stem = (file as NSString).deletingPathExtension
             for key in Set([sample.id, sample.imagePath, file, stem]) where !key.isEmpty {
@@ -57,38 +68,80 @@ public struct COCOResultsReader {
     }
 
     public func parse(_ data: Data, file: String, lenient: Bool) throws -> PredictionSet {
-        let root: JSONValue
-        do { root = try JSONValue.parse(data) } catch {
-            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(error)")
+        var parser = JSONValue.Parser(bytes: [UInt8](data))
+        func syntax<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as JSONValue.SyntaxError {
+                throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(error)")
+            }
         }
-        guard case .array(let entries) = root else {
+        parser.skipWhitespace()
+        guard parser.peek == UInt8(ascii: "[") else {
+            _ = try syntax { try JSONValue.parse(data) }  // a syntax error names its line; valid JSON is the wrong shape
             throw EvaluationError.badPredictionFile(file: file, reason: "expected a JSON array of {\"image_id\", \"category_id\", \"bbox\", \"score\"} objects (COCO results format)")
         }
+        parser.position += 1
         var predictions: [PredictedBox] = []
-        predictions.reserveCapacity(entries.count)
+        predictions.reserveCapacity(data.count / 80)
         var skipped: [String: Int] = [:]
         var usedNumericClassIndex = false
-        for (index, entry) in entries.enumerated() {
+        var outside = 0
+        var index = 0
+        parser.skipWhitespace()
+        var more = parser.peek != UInt8(ascii: "]")
+        if !more { parser.position += 1 }
+        while more {
+            parser.skipWhitespace()
+            let start = parser.position
+            let fast = parser.resultsEntry()
+            let entry: JSONValue?
+            if let fast, fast.isValid { entry = nil } else {
+                parser.position = start
+                entry = try syntax { try parser.value(depth: 1) }
+            }
             do {
-                let (prediction, numericIndex) = try decode(entry)
+                let (prediction, numericIndex) = try entry.map(decode) ?? decode(fast!)
                 usedNumericClassIndex = usedNumericClassIndex || numericIndex
-                predictions.append(prediction)
+                if prediction.imageIndex < samples.count { predictions.append(prediction) } else { outside += 1 }
             } catch let problem as EntryProblem {
                 guard lenient else { throw EvaluationError.badPrediction(file: file, entry: index, reason: problem.message) }
                 skipped[problem.kind, default: 0] += 1
             }
+            index += 1
+            parser.skipWhitespace()
+            more = parser.peek == UInt8(ascii: ",")
+            guard more || parser.peek == UInt8(ascii: "]") else {
+                throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(parser.peek == nil ? parser.error("unexpected end of file inside an array (truncated?)") : parser.error("expected ',' or ']'"))")
+            }
+            parser.position += 1
         }
+        parser.skipWhitespace()
+        guard parser.position == parser.bytes.count else {
+            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(parser.error("unexpected text after the JSON value"))")
+        }
+        let entries = index
         var notes: [String] = []
         if usedNumericClassIndex {
             notes.append("numeric category_id values were read as 0-based class indices (the dataset has no COCO category ids)")
         }
-        return PredictionSet(predictions: predictions, entries: entries.count, skipped: skipped, notes: notes)
+        if outside > 0 {
+            notes.append("\(outside) detection\(outside == 1 ? "" : "s") on images outside split '\(splitName ?? "?")' ignored")
+        }
+        return PredictionSet(predictions: predictions, entries: entries, skipped: skipped, notes: notes, outsideSplit: outside)
     }
 
     struct EntryProblem: Error {
         /// Short, countable reason ("unknown image").
         let kind: String
         let message: String
+    }
+
+    /// An entry the fast path read (already checked to be finite with non-negative size).
+    private func decode(_ entry: ResultsEntry) throws -> (PredictedBox, Bool) {
+        let image = try resolveImage(entry.imageID)
+        let (classIndex, numericIndex) = try resolveClass(entry.categoryID)
+        let b = entry.box
+        return (PredictedBox(imageIndex: image, classIndex: classIndex, box: BoundingBox(x: b.x, y: b.y, width: b.width, height: b.height),
+                             score: entry.score), numericIndex)
     }
 
     private func decode(_ entry: JSONValue) throws -> (PredictedBox, Bool) {
@@ -124,15 +177,17 @@ public struct COCOResultsReader {
             }
             if let index = imageByName[text] { return index }
             if let id = Int(text), let index = imageByCOCOID[id] { return index }
-            throw EntryProblem(kind: "unknown image", message: "image_id \"\(text)\" is not an image of the evaluated split (matched against file names, paths and sample ids)")
+            throw EntryProblem(kind: "unknown image", message: "image_id \"\(text)\" is not an image of \(scope) (matched against file names, paths and sample ids)")
         }
         if let number = Self.number(value), let id = Int(exactly: number) {
             if let index = imageByCOCOID[id] { return index }
             let hint = imageByCOCOID.isEmpty ? "; this dataset has no COCO image ids, so use file names as image_id" : ""
-            throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of the evaluated split\(hint)")
+            throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of \(scope)\(hint)")
         }
         throw EntryProblem(kind: "unknown image", message: "image_id must be a COCO id or a file name, got \(value.shortDescription)")
     }
+
+    private var scope: String { hasOutsideImages ? "the dataset (any split)" : "the evaluated images" }
 
     private func resolveClass(_ value: JSONValue) throws -> (Int, Bool) {
         if case .string(let text) = value {

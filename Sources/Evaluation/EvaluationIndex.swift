@@ -13,7 +13,7 @@ struct EvaluationIndex {
     /// Ground truth per image in annotation order (class-agnostic matching), as indices into the flat arrays.
     let gtByImage: [[Int]]
     let gtCount: [Int]
-    // Detections kept after the per-image-and-class cap, sorted by (class, score desc, image, input order).
+    // Detections kept after the per-image-and-class cap, sorted by (class, score desc, image rank, input order).
     let det: [PredictedBox]
     /// det[classStart[c] ..< classStart[c + 1]] are the detections of class c.
     let classStart: [Int]
@@ -49,11 +49,12 @@ struct EvaluationIndex {
         gtMinX = minX; gtMinY = minY; gtMaxX = maxX; gtMaxY = maxY; gtArea = area; gtClass = classes
         gtOffsets = offsets; gtByImage = byImage; gtCount = counts
 
+        let rank = Self.imageRanks(samples)
         let sorted = predictions.indices.sorted { a, b in
             let p = predictions[a], q = predictions[b]
             if p.classIndex != q.classIndex { return p.classIndex < q.classIndex }
             if p.score != q.score { return p.score > q.score }
-            if p.imageIndex != q.imageIndex { return p.imageIndex < q.imageIndex }
+            if p.imageIndex != q.imageIndex { return rank[p.imageIndex] < rank[q.imageIndex] }
             return a < b
         }
         var kept: [PredictedBox] = []
@@ -80,6 +81,16 @@ struct EvaluationIndex {
         for c in 0..<classCount { starts[c + 1] += starts[c] }
         det = kept
         classStart = starts
+    }
+
+    /// Position of each image in the order score ties across images are broken: ascending COCO
+    /// image id (pycocotools accumulates over sorted imgIds, whatever the file's order), then
+    /// dataset order for images without an id.
+    static func imageRanks(_ samples: [Sample]) -> [Int] {
+        let order = samples.indices.sorted { (samples[$0].cocoImageID ?? Int.max, $0) < (samples[$1].cocoImageID ?? Int.max, $1) }
+        var rank = [Int](repeating: 0, count: samples.count)
+        for (position, image) in order.enumerated() { rank[image] = position }
+        return rank
     }
 
     func gtRange(image: Int, classIndex: Int) -> Range<Int> {

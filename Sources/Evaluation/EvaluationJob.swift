@@ -14,6 +14,9 @@ public struct EvaluationJob {
     public var thresholdsPath: String?
     /// Confusion-matrix confidence for every class when no thresholds file is given.
     public var confidence: Double
+    /// The dataset's images outside the evaluated split: predictions on them are dropped and
+    /// counted instead of being errors (a results file may cover the whole dataset).
+    public var outsideSplit: [Sample] = []
 
     public init(dataset: Dataset, data: EvaluationReport.SplitReference, predictionsPath: String, options: EvaluationOptions,
                 lenient: Bool = false, thresholds: ThresholdFile? = nil, thresholdsPath: String? = nil, confidence: Double = 0.5) {
@@ -32,10 +35,14 @@ public struct EvaluationOutcome {
 
 extension EvaluationJob {
     public func run() throws -> EvaluationOutcome {
+        try run(predictions: try readPredictions())
+    }
+
+    public func readPredictions() throws -> PredictionSet {
         let reader = COCOResultsReader(samples: dataset.samples, cocoImageIDs: dataset.samples.map(\.cocoImageID),
-                                       classNames: dataset.classes, cocoCategoryIDs: dataset.cocoCategoryIDs)
-        let set = try reader.read(URL(fileURLWithPath: predictionsPath), lenient: lenient)
-        return try run(predictions: set)
+                                       classNames: dataset.classes, cocoCategoryIDs: dataset.cocoCategoryIDs,
+                                       outsideSplit: outsideSplit, splitName: data.split)
+        return try reader.read(URL(fileURLWithPath: predictionsPath), lenient: lenient)
     }
 
     public func run(predictions set: PredictionSet) throws -> EvaluationOutcome {
@@ -64,17 +71,20 @@ extension EvaluationJob {
                 let entry = thresholds.entry(named: name)!
                 guard let chosen = entry.confidence else {
                     confidences[c] = .infinity
-                    warnings.append("class '\(name)' has no threshold in \(thresholdsPath ?? "the thresholds file") (\(entry.note ?? "none picked")); its detections are left out of the confusion matrix")
+                    // Files written before notes named their split say "this split": that is the pick split.
+                    let reason = (entry.note ?? "none picked").replacingOccurrences(of: "this split", with: thresholds.pickedOn.description)
+                    warnings.append("class '\(name)' has no threshold in \(thresholdsPath ?? "the thresholds file") (at picking: \(reason)); its detections are left out of the confusion matrix")
                     continue
                 }
                 confidences[c] = chosen
                 let point = result.classes[c].curve.point(atConfidence: chosen)
                 classes[c].threshold = chosen
+                classes[c].keptDetections = point.truePositives + point.falsePositives
                 if result.classes[c].groundTruth > 0 {
                     classes[c].precision = point.precision; classes[c].recall = point.recall; classes[c].f1 = point.f1
                 }
             }
-            let same = Self.sameSplit(thresholds.pickedOn, data)
+            let same = thresholds.pickedOn.isSameSplit(as: data)
             if same {
                 warnings.append("thresholds were picked on the split they are reported on (\(data.description)): precision/recall/F1 are optimistic; pick on val and report on test")
             }
@@ -90,14 +100,8 @@ extension EvaluationJob {
             maxDetections: options.maxDetections, images: result.imageCount, classes: classes,
             map50: result.map50, mapCenter: result.mapCenter, weightedMap50: result.weightedMap50, weightedMapCenter: result.weightedMapCenter,
             thresholds: source,
-            confusion: .init(labels: matrix.labels, thresholds: confidences.map { $0.isFinite ? $0 : 1e300 }, counts: matrix.counts),
+            confusion: .init(labels: matrix.labels, thresholds: confidences.map { $0.isFinite ? $0 : nil }, counts: matrix.counts),
             notes: dataset.notes + set.notes)
         return EvaluationOutcome(report: report, result: result, confusion: matrix, warnings: warnings)
-    }
-
-    static func sameSplit(_ a: EvaluationReport.SplitReference, _ b: EvaluationReport.SplitReference) -> Bool {
-        let left = URL(fileURLWithPath: a.dataset).standardizedFileURL.path
-        let right = URL(fileURLWithPath: b.dataset).standardizedFileURL.path
-        return left == right && a.split == b.split
     }
 }

@@ -1,3 +1,4 @@
+import Data
 import Foundation
 
 /// The contents of `metrics.json`: what `thresholds pick` and `compare` read back.
@@ -13,11 +14,13 @@ public struct EvaluationReport: Equatable, Codable {
         public var precision: Double?
         public var recall: Double?
         public var f1: Double?
+        /// Present when thresholds were given: detections with score ≥ the threshold (`detections` counts all).
+        public var keptDetections: Int?
         /// Operating points (one per distinct score) under IoU matching, relative to the report folder.
         public var curveCSV: String
 
         enum CodingKeys: String, CodingKey {
-            case name, detections, threshold, precision, recall, f1
+            case name, detections, threshold, precision, recall, f1, keptDetections = "detections_kept"
             case groundTruth = "ground_truth", ap50, apCenter = "ap_center", curveCSV = "curve_csv"
         }
 
@@ -40,6 +43,7 @@ public struct EvaluationReport: Equatable, Codable {
                 try c.encode(precision, forKey: .precision)
                 try c.encode(recall, forKey: .recall)
                 try c.encode(f1, forKey: .f1)
+                try c.encode(keptDetections, forKey: .keptDetections)
             }
         }
     }
@@ -58,24 +62,70 @@ public struct EvaluationReport: Equatable, Codable {
     }
 
     public struct SplitReference: Equatable, Codable {
+        /// The data itself (YOLO folder or COCO .json): an absolute path with symlinks resolved
+        /// when made by `init(resolving:)`, so it does not depend on the working directory.
         public var dataset: String
+        /// The dataset config it was loaded through, if any (absolute).
+        public var config: String?
         public var split: String?
-        public init(dataset: String, split: String?) { self.dataset = dataset; self.split = split }
-        public var description: String { split.map { "\(dataset) split '\($0)'" } ?? "\(dataset) (all images)" }
+        public init(dataset: String, split: String?, config: String? = nil) { self.dataset = dataset; self.split = split; self.config = config }
+        public var description: String {
+            let name = config ?? dataset
+            return split.map { "\(name) split '\($0)'" } ?? "\(name) (all images)"
+        }
+
+        /// `--data PATH[:SPLIT]` as absolute paths: a config is recorded with the data it points to.
+        public init(resolving reference: DatasetReference) {
+            let path = Self.absolute(reference.path)
+            let isConfig = (try? DatasetLoader.format(of: URL(fileURLWithPath: path))) == .config
+            self.init(dataset: Self.dataLocation(path), split: reference.split, config: isConfig ? path : nil)
+        }
+
+        /// Same data and same split, however each was written on the command line: a config and
+        /// the folder it points to are the same data. Relative paths (files written before paths
+        /// were resolved) are taken from the current folder.
+        public func isSameSplit(as other: SplitReference) -> Bool {
+            split == other.split && Self.dataLocation(dataset) == Self.dataLocation(other.dataset)
+        }
+
+        static func absolute(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+
+        /// The data a path stands for: the target of a dataset config, else the path itself.
+        static func dataLocation(_ path: String) -> String {
+            let url = URL(fileURLWithPath: absolute(path))
+            guard (try? DatasetLoader.format(of: url)) == .config, let config = try? DatasetConfig.read(url) else { return url.path }
+            return absolute(config.dataURL.path)
+        }
 
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(dataset, forKey: .dataset)
+            try c.encode(config, forKey: .config)
             try c.encode(split, forKey: .split)
         }
-        enum CodingKeys: String, CodingKey { case dataset, split }
+        enum CodingKeys: String, CodingKey { case dataset, config, split }
     }
 
     public struct Confusion: Equatable, Codable {
         public var labels: [String]
-        /// Confidence per class used for the matrix.
-        public var thresholds: [Double]
+        /// Confidence per class used for the matrix; null for a class without a threshold (none of its detections kept).
+        public var thresholds: [Double?]
         public var counts: [[Int]]
+
+        public init(labels: [String], thresholds: [Double?], counts: [[Int]]) {
+            self.labels = labels; self.thresholds = thresholds; self.counts = counts
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(labels, forKey: .labels)
+            var list = c.nestedUnkeyedContainer(forKey: .thresholds)
+            for threshold in thresholds { if let threshold { try list.encode(threshold) } else { try list.encodeNil() } }
+            try c.encode(counts, forKey: .counts)
+        }
+        enum CodingKeys: String, CodingKey { case labels, thresholds, counts }
     }
 
     public var format: Int

@@ -23,7 +23,7 @@ public struct RankedDetections: Equatable {
 }
 
 extension EvaluationIndex {
-    /// Greedy matching of one class: detections in (score desc, image, input order); each takes
+    /// Greedy matching of one class: detections in (score desc, image rank, input order); each takes
     /// the unmatched ground truth of its class and image that passes `criterion` with the highest
     /// IoU. Exact IoU ties go to the box listed later, as in pycocotools' evaluateImg (it keeps
     /// replacing the candidate while `iou >= best`). Within one image this is the same as

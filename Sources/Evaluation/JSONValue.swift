@@ -41,7 +41,7 @@ indirect enum JSONValue: Equatable {
         }
     }
 
-    private struct Parser {
+    struct Parser {
         let bytes: [UInt8]
         var position = 0
 

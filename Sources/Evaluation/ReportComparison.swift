@@ -28,6 +28,9 @@ public struct ReportComparison {
         if settings.count > 1 { out.append("reports use different settings (\(settings.sorted().joined(separator: " vs "))): AP values are not comparable") }
         let data = Set(reports.map(\.data.description))
         if data.count > 1 { out.append("reports are on different data: \(data.sorted().joined(separator: " vs "))") }
+        if confusionThresholdsDiffer {
+            out.append("confusion matrices were made at different confidence thresholds (see Thresholds): their difference mixes the change of detector with the change of threshold")
+        }
         return out
     }
 
@@ -69,16 +72,28 @@ public struct ReportComparison {
 
     static func letter(_ i: Int) -> String { i < 26 ? String(UnicodeScalar(UInt8(65 + i))) : "R\(i + 1)" }
 
-    var hasThresholds: Bool { reports.contains { $0.thresholds != nil } }
+    var confusionThresholdsDiffer: Bool { reports.dropFirst().contains { $0.confusion.thresholds != reports[0].confusion.thresholds } }
 
+    /// Shown when any report has thresholds, or when the confusion matrices used different ones.
+    var showsThresholds: Bool { reports.contains { $0.thresholds != nil } || confusionThresholdsDiffer }
+
+    /// Per class and report: the confidence the confusion matrix used, with precision and recall
+    /// there when the report has them ("—" for a class without a threshold or without ground truth).
     func thresholdRows() -> [[String]] {
         classNames.map { name in
             [name] + reports.map { r in
-                guard let c = r.classes.first(where: { $0.name == name }), let t = c.threshold else { return "—" }
-                return String(format: "%.3f (P %.2f R %.2f)", t, c.precision ?? .nan, c.recall ?? .nan)
+                guard let c = r.classes.firstIndex(where: { $0.name == name }),
+                      let t = r.classes[c].threshold ?? r.confusion.thresholds[c] else { return "—" }
+                let confidence = String(format: "%.3f", t)
+                guard r.classes[c].threshold != nil else { return confidence }
+                let p = r.classes[c].precision.map { String(format: "%.2f", $0) } ?? "—"
+                let recall = r.classes[c].recall.map { String(format: "%.2f", $0) } ?? "—"
+                return "\(confidence) (P \(p), R \(recall))"
             }
         }
     }
+
+    static let thresholdsCaption = "Thresholds (confidence of the confusion matrix; precision and recall there on the reported split)"
 
     /// B − A (and C − A, …) confusion counts, when all reports have the same labels.
     func confusionDifferences() -> [(label: String, labels: [String], counts: [[Int]])]? {
@@ -110,9 +125,15 @@ public struct ReportComparison {
             if index == rows.count - 2 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n" }
             out += render(row.cells, row.signs) + "\n"
         }
-        if hasThresholds {
-            out += "\nThresholds (confidence, precision, recall on the reported split):\n"
-            for row in thresholdRows() { out += "  " + row.enumerated().map { $0.offset == 0 ? $0.element.padding(toLength: widths[0], withPad: " ", startingAt: 0) : $0.element }.joined(separator: "  ") + "\n" }
+        if showsThresholds {
+            out += "\n\(Self.thresholdsCaption):\n"
+            let table = [["Class"] + reports.indices.map(Self.letter)] + thresholdRows()
+            let columns = (0..<table[0].count).map { i in table.map { $0[i].count }.max() ?? 0 }
+            for row in table {
+                out += "  " + row.enumerated().map { i, cell in
+                    i == 0 ? cell.padding(toLength: columns[i], withPad: " ", startingAt: 0) : String(repeating: " ", count: columns[i] - cell.count) + cell
+                }.joined(separator: "  ") + "\n"
+            }
         }
         if let diffs = confusionDifferences() {
             for diff in diffs {
@@ -138,8 +159,8 @@ public struct ReportComparison {
         for warning in warnings { out += "- ⚠️ \(warning)\n" }
         out += "\nAP in %, Δ in percentage points.\n\n| " + header.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: header.count - 1) + "\n"
         for row in rows { out += "| " + row.cells.joined(separator: " | ") + " |\n" }
-        if hasThresholds {
-            out += "\n## Thresholds\n\n| Class | " + (0..<reports.count).map(Self.letter).joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: reports.count) + "\n"
+        if showsThresholds {
+            out += "\n## Thresholds\n\n\(Self.thresholdsCaption).\n\n| Class | " + (0..<reports.count).map(Self.letter).joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: reports.count) + "\n"
             for row in thresholdRows() { out += "| " + row.joined(separator: " | ") + " |\n" }
         }
         for diff in confusionDifferences() ?? [] {
@@ -158,8 +179,8 @@ public struct ReportComparison {
         body += ReportHTML.table(header: header, rows: rows.map { row in
             row.cells.enumerated().map { i, cell in row.signs[i] == 0 ? e(cell) : "<span class=\"\(row.signs[i] > 0 ? "pos" : "neg")\">\(e(cell))</span>" }
         })
-        if hasThresholds {
-            body += "<h2>Thresholds</h2>\n" + ReportHTML.table(header: ["Class"] + (0..<reports.count).map(Self.letter), rows: thresholdRows().map { $0.map(e) })
+        if showsThresholds {
+            body += "<h2>Thresholds</h2>\n<p>\(e(Self.thresholdsCaption)).</p>\n" + ReportHTML.table(header: ["Class"] + (0..<reports.count).map(Self.letter), rows: thresholdRows().map { $0.map(e) })
         }
         for diff in confusionDifferences() ?? [] {
             body += "<h2>Confusion matrix difference \(e(diff.label))</h2>\n"

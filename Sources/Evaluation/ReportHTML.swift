@@ -26,12 +26,13 @@ enum ReportHTML {
         let p = ReportMarkdown.percent, e = SVG.escape
         var body = "<h1>Evaluation report</h1>\n<ul>"
         body += "<li>Data: \(e(r.data.description)), \(r.images) images</li>"
-        body += "<li>Predictions: \(e(r.predictions)) (\(r.predictionsRead) scored)</li>"
+        body += "<li>Predictions: \(e(r.predictions)) (\(e(ReportMarkdown.predictionCounts(r))))</li>"
         body += "<li>Matching: IoU ≥ \(r.iouThreshold), \(r.interpolation) interpolation, \(r.maxDetections.map { "at most \($0) detections per image and class" } ?? "no detection cap")</li>"
         if let t = r.thresholds {
             body += "<li>Thresholds: \(e(t.file)) (\(e(t.strategy))), <b>picked on</b> \(e(t.pickedOn.description)), <b>reported on</b> \(e(t.reportedOn.description))</li>"
         }
         for warning in outcome.warnings { body += "<li class=\"warn\">\(e(warning))</li>" }
+        for note in r.notes { body += "<li>Note: \(e(note))</li>" }
         body += "</ul>\n<h2>Average precision</h2>\n"
         var rows = r.classes.map { [e($0.name), p($0.ap50), p($0.apCenter), String($0.groundTruth)] }
         rows.append(["<b>Mean</b>", p(r.map50), p(r.mapCenter), ""])
@@ -40,8 +41,8 @@ enum ReportHTML {
         if r.thresholds != nil {
             body += "<h2>At the chosen thresholds</h2>\n"
             let d = ReportMarkdown.decimal
-            body += table(header: ["UI type", "Confidence", "Precision", "Recall", "F1"], rows: r.classes.map {
-                [e($0.name), $0.threshold.map { String(format: "%.3f", $0) } ?? "—", d($0.precision), d($0.recall), d($0.f1)]
+            body += table(header: ["UI type", "Confidence", "Precision", "Recall", "F1", "Detections kept / all"], rows: r.classes.map {
+                [e($0.name), $0.threshold.map { String(format: "%.3f", $0) } ?? "—", d($0.precision), d($0.recall), d($0.f1), ReportMarkdown.keptOfAll($0)]
             })
         }
         let charts = Dictionary(list, uniquingKeysWith: { a, _ in a })

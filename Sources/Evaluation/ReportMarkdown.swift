@@ -4,13 +4,20 @@ import Foundation
 enum ReportMarkdown {
     static func percent(_ value: Double?) -> String { value.map { String(format: "%.1f%%", $0 * 100) } ?? "—" }
     static func decimal(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "—" }
+    /// "kept / all" detections at a class's threshold ("— / all" without one).
+    static func keptOfAll(_ c: EvaluationReport.ClassReport) -> String { "\(c.keptDetections.map(String.init) ?? "—") / \(c.detections)" }
+    /// "N scored" plus ", M skipped (reason: count, …)" under --lenient.
+    static func predictionCounts(_ r: EvaluationReport) -> String {
+        guard !r.predictionsSkipped.isEmpty else { return "\(r.predictionsRead) scored" }
+        let reasons = r.predictionsSkipped.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        return "\(r.predictionsRead) scored, \(r.predictionsSkipped.values.reduce(0, +)) skipped (\(reasons))"
+    }
 
     static func render(_ outcome: EvaluationOutcome) -> String {
         let r = outcome.report
         var out = "# Evaluation report\n\n"
         out += "- Data: \(r.data.description), \(r.images) images\n"
-        out += "- Predictions: \(r.predictions) (\(r.predictionsRead) scored"
-        out += r.predictionsSkipped.isEmpty ? ")\n" : ", \(r.predictionsSkipped.values.reduce(0, +)) skipped)\n"
+        out += "- Predictions: \(r.predictions) (\(predictionCounts(r)))\n"
         out += "- Matching: IoU ≥ \(r.iouThreshold), \(r.interpolation) interpolation, "
         out += r.maxDetections.map { "at most \($0) detections per image and class\n" } ?? "no detection cap\n"
         if let t = r.thresholds {
@@ -25,9 +32,9 @@ enum ReportMarkdown {
         out += "| **Weighted mean** | \(percent(r.weightedMap50)) | \(percent(r.weightedMapCenter)) | \(r.classes.map(\.groundTruth).reduce(0, +)) |\n"
         if r.thresholds != nil {
             out += "\n## At the chosen thresholds (\(r.data.description))\n\n"
-            out += "| UI type | Confidence | Precision | Recall | F1 | Detections |\n|---|---:|---:|---:|---:|---:|\n"
+            out += "| UI type | Confidence | Precision | Recall | F1 | Detections kept / all |\n|---|---:|---:|---:|---:|---:|\n"
             for c in r.classes {
-                out += "| \(c.name) | \(c.threshold.map { String(format: "%.3f", $0) } ?? "—") | \(decimal(c.precision)) | \(decimal(c.recall)) | \(decimal(c.f1)) | \(c.detections) |\n"
+                out += "| \(c.name) | \(c.threshold.map { String(format: "%.3f", $0) } ?? "—") | \(decimal(c.precision)) | \(decimal(c.recall)) | \(decimal(c.f1)) | \(keptOfAll(c)) |\n"
             }
         }
         out += "\n## Confusion matrix (rows: true, columns: predicted)\n\n"

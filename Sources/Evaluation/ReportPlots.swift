@@ -32,9 +32,13 @@ struct ReportPlots {
         if let threshold = outcome.report.classes[c].threshold {
             return (curve.point(atConfidence: threshold), "conf " + String(format: "%.2f", threshold))
         }
-        guard curve.groundTruthCount > 0, !curve.points.isEmpty else { return nil }
-        let best = ThresholdPicker.maxF1(curve.points)
+        guard curve.groundTruthCount > 0, let best = ThresholdPicker.maxF1(curve.points) else { return nil }
         return (best, "max F1 @ " + String(format: "%.2f", best.confidence))
+    }
+
+    /// In the series colour; on the all-classes charts only a tooltip names it (labels would pile up).
+    static func chartMarker(x: Double, y: Double, _ text: String, _ className: String, labelled: Bool) -> ChartMarker {
+        ChartMarker(x: x, y: y, label: labelled ? text : "", title: "\(className): \(text)")
     }
 
     static func thinned(_ points: [OperatingPoint]) -> [OperatingPoint] {
@@ -48,11 +52,12 @@ struct ReportPlots {
             let evaluation = outcome.result.classes[c]
             guard evaluation.groundTruth > 0 else { return nil }
             let points = Self.thinned(evaluation.curve.points)
-            let markers = marker(c).map { [ChartMarker(x: $0.0.recall, y: $0.0.precision, label: classes.count == 1 ? $0.1 : "")] } ?? []
-            return LineSeries(name: evaluation.name, x: points.map(\.recall), y: points.map(\.precision), color: SVG.color(c), markers: markers)
+            let markers = marker(c).map { [Self.chartMarker(x: $0.0.recall, y: $0.0.precision, $0.1, evaluation.name, labelled: classes.count == 1)] } ?? []
+            return LineSeries(name: evaluation.name, x: points.map(\.recall), y: points.map(\.precision), color: SVG.color(c),
+                              dashArray: classes.count > 1 ? SVG.dash(c) : nil, markers: markers)
         }
         return LineChart(title: title, xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
-                         series: series, height: classes.count > 1 ? 520 : 420).svg()
+                         series: series, width: classes.count > 1 ? 800 : 640, height: classes.count > 1 ? 520 : 420).svg()
     }
 
     func f1Chart(classes: [Int], title: String) -> String {
@@ -60,18 +65,20 @@ struct ReportPlots {
             let evaluation = outcome.result.classes[c]
             guard evaluation.groundTruth > 0 else { return nil }
             let points = Self.thinned(evaluation.curve.points)
-            let markers = marker(c).map { [ChartMarker(x: $0.0.confidence, y: $0.0.f1, label: classes.count == 1 ? $0.1 : "")] } ?? []
-            return LineSeries(name: evaluation.name, x: points.map(\.confidence), y: points.map(\.f1), color: SVG.color(c), markers: markers)
+            let markers = marker(c).map { [Self.chartMarker(x: $0.0.confidence, y: $0.0.f1, $0.1, evaluation.name, labelled: classes.count == 1)] } ?? []
+            return LineSeries(name: evaluation.name, x: points.map(\.confidence), y: points.map(\.f1), color: SVG.color(c),
+                              dashArray: classes.count > 1 ? SVG.dash(c) : nil, markers: markers)
         }
         return LineChart(title: title, xAxis: Axis(label: "confidence"), yAxis: Axis(label: "F1", range: 0...1),
-                         series: series, height: classes.count > 1 ? 520 : 420).svg()
+                         series: series, width: classes.count > 1 ? 800 : 640, height: classes.count > 1 ? 520 : 420).svg()
     }
 
     func confusionChart(normalized: Bool) -> String {
         let matrix = outcome.confusion
         let values = normalized ? matrix.rowNormalized : matrix.counts.map { $0.map(Double.init) }
-        let thresholdText = Set(outcome.report.confusion.thresholds).count == 1
-            ? "confidence ≥ \(String(format: "%.2f", outcome.report.confusion.thresholds[0]))" : "per-class thresholds"
+        let thresholds = outcome.report.confusion.thresholds
+        let thresholdText = Set(thresholds).count == 1 && thresholds[0] != nil
+            ? "confidence ≥ \(String(format: "%.2f", thresholds[0]!))" : "per-class thresholds"
         return HeatMap(title: "Confusion matrix\(normalized ? " (row-normalized)" : ""), IoU ≥ \(outcome.report.iouThreshold), \(thresholdText)",
                        rowLabels: matrix.labels, columnLabels: matrix.labels, values: values,
                        format: normalized ? .decimals(2) : .integer, rowAxisLabel: "true", columnAxisLabel: "predicted",

@@ -38,7 +38,9 @@ public struct ThresholdFile: Equatable {
         var out = "# Per-class confidence thresholds written by `screenlab thresholds pick`.\n"
         out += "# precision/recall/f1 are on the split the thresholds were picked on (picked_on).\n"
         out += "strategy: \(q(strategy))\niou_threshold: \(iouThreshold)\nreport: \(q(report))\n"
-        out += "picked_on:\n  dataset: \(q(pickedOn.dataset))\n  split: \(pickedOn.split.map(q) ?? "null")\n"
+        out += "picked_on:\n  dataset: \(q(pickedOn.dataset))\n"
+        if let config = pickedOn.config { out += "  config: \(q(config))\n" }
+        out += "  split: \(pickedOn.split.map(q) ?? "null")\n"
         out += "classes:\n"
         for e in classes {
             out += "  - name: \(q(e.name))\n    confidence: \(n(e.confidence))\n    precision: \(n(e.precision))\n"
@@ -64,7 +66,7 @@ public struct ThresholdFile: Equatable {
         guard let strategy = top["strategy"] as? String else { throw missing("strategy", file) }
         guard let iou = number(top["iou_threshold"]) else { throw missing("iou_threshold", file) }
         guard let picked = top["picked_on"] as? [String: Any], let dataset = picked["dataset"] as? String else { throw missing("picked_on.dataset", file) }
-        try checkKeys(picked, allowed: ["dataset", "split"], at: "picked_on", file: file)
+        try checkKeys(picked, allowed: ["dataset", "config", "split"], at: "picked_on", file: file)
         guard let list = top["classes"] as? [Any] else { throw missing("classes", file) }
         var entries: [Entry] = []
         for (i, item) in list.enumerated() {
@@ -77,7 +79,7 @@ public struct ThresholdFile: Equatable {
             entries.append(Entry(name: name, confidence: confidence, precision: number(e["precision"]), recall: number(e["recall"]),
                                  f1: number(e["f1"]), fallback: e["fallback"] as? Bool ?? false, note: e["note"] as? String))
         }
-        return ThresholdFile(strategy: strategy, iouThreshold: iou, pickedOn: .init(dataset: dataset, split: picked["split"] as? String),
+        return ThresholdFile(strategy: strategy, iouThreshold: iou, pickedOn: .init(dataset: dataset, split: picked["split"] as? String, config: picked["config"] as? String),
                              report: top["report"] as? String ?? "", classes: entries)
     }
 

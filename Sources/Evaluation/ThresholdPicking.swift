@@ -9,7 +9,7 @@ extension ThresholdFile {
         var warnings: [String] = []
         for c in report.classes {
             let curve = try ReportFiles.readCurveCSV(folder.appendingPathComponent(c.curveCSV), groundTruthCount: c.groundTruth)
-            let picked = ThresholdPicker.pick(curve, className: c.name, strategy: strategy)
+            let picked = ThresholdPicker.pick(curve, className: c.name, strategy: strategy, split: report.data.description)
             if picked.fellBack || picked.point == nil, let note = picked.note { warnings.append("\(c.name): \(note)") }
             entries.append(Entry(name: c.name, confidence: picked.point?.confidence, precision: picked.point?.precision,
                                  recall: picked.point?.recall, f1: picked.point?.f1, fallback: picked.fellBack, note: picked.note))

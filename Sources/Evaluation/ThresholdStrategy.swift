@@ -4,7 +4,7 @@ import Foundation
 public enum ThresholdStrategy: Equatable, CustomStringConvertible {
     /// The confidence with the highest F1 (ties: the higher confidence).
     case maxF1
-    /// The lowest confidence whose precision is still ≥ the target (the most recall at that precision).
+    /// The most recall with precision ≥ the target; among points with that recall, the highest confidence.
     case precision(Double)
     /// The highest confidence whose recall reaches the target.
     case recall(Double)
@@ -37,7 +37,7 @@ public enum ThresholdStrategy: Equatable, CustomStringConvertible {
 /// The outcome for one class.
 public struct PickedThreshold: Equatable {
     public var className: String
-    /// nil when the class has no detections (or no ground truth) on the split it was picked on.
+    /// nil when the class has no ground truth, no detections or no matching detection on the split it was picked on.
     public var point: OperatingPoint?
     /// True when the target could not be met and max-F1 was used instead.
     public var fellBack: Bool
@@ -49,37 +49,49 @@ public struct PickedThreshold: Equatable {
 }
 
 public enum ThresholdPicker {
-    public static func pick(_ curve: OperatingCurve, className: String, strategy: ThresholdStrategy) -> PickedThreshold {
+    /// `split` names the data the curve comes from, for the notes ("no ground truth on …").
+    public static func pick(_ curve: OperatingCurve, className: String, strategy: ThresholdStrategy,
+                            split: String = "this split") -> PickedThreshold {
         guard curve.groundTruthCount > 0 else {
-            return PickedThreshold(className: className, point: nil, fellBack: false, note: "no ground truth on this split")
+            return PickedThreshold(className: className, point: nil, fellBack: false, note: "no ground truth on \(split)")
         }
         guard !curve.points.isEmpty else {
-            return PickedThreshold(className: className, point: nil, fellBack: false, note: "no detections on this split")
+            return PickedThreshold(className: className, point: nil, fellBack: false, note: "no detections on \(split)")
         }
-        let points = curve.points  // high → low confidence
+        let points = curve.points  // high → low confidence: recall never falls along the list
+        // A confidence at which nothing is found is no choice: leave the class without one.
+        func fallback(_ reason: String) -> PickedThreshold {
+            guard let best = maxF1(points) else {
+                return PickedThreshold(className: className, point: nil, fellBack: false,
+                                       note: (reason.isEmpty ? "" : reason + "; ") + "no detection matches on \(split) (F1 is 0 at every confidence)")
+            }
+            return PickedThreshold(className: className, point: best, fellBack: !reason.isEmpty, note: reason.isEmpty ? nil : reason + "; used max-F1")
+        }
         switch strategy {
         case .maxF1:
-            return PickedThreshold(className: className, point: maxF1(points), fellBack: false)
+            return fallback("")
         case .precision(let target):
-            if let lowest = points.last(where: { $0.precision >= target }) {
-                return PickedThreshold(className: className, point: lowest, fellBack: false)
+            // The most recall at that precision; of the points with that recall, the highest
+            // confidence (a lower one only adds false positives).
+            let meeting = points.filter { $0.precision >= target }
+            if let recall = meeting.map(\.recall).max(), let chosen = meeting.first(where: { $0.recall == recall }) {
+                return PickedThreshold(className: className, point: chosen, fellBack: false)
             }
             let best = points.map(\.precision).max() ?? 0
-            return PickedThreshold(className: className, point: maxF1(points), fellBack: true,
-                                   note: "precision \(target) is never reached (best \(formatted(best))); used max-F1")
+            return fallback("precision \(target) is never reached (best \(formatted(best)))")
         case .recall(let target):
             if let highest = points.first(where: { $0.recall >= target }) {
                 return PickedThreshold(className: className, point: highest, fellBack: false)
             }
-            return PickedThreshold(className: className, point: maxF1(points), fellBack: true,
-                                   note: "recall \(target) is never reached (best \(formatted(points.last?.recall ?? 0))); used max-F1")
+            return fallback("recall \(target) is never reached (best \(formatted(points.last?.recall ?? 0)))")
         }
     }
 
-    /// Scanning from high to low confidence and replacing only on a strictly higher F1 keeps the higher confidence on ties.
-    static func maxF1(_ points: [OperatingPoint]) -> OperatingPoint {
-        var best = points[0]
-        for point in points.dropFirst() where point.f1 > best.f1 { best = point }
+    /// The highest F1, nil when F1 is 0 everywhere. Scanning from high to low confidence and
+    /// replacing only on a strictly higher F1 keeps the higher confidence on ties.
+    static func maxF1(_ points: [OperatingPoint]) -> OperatingPoint? {
+        var best: OperatingPoint?
+        for point in points where point.f1 > (best?.f1 ?? 0) { best = point }
         return best
     }
 

@@ -2,11 +2,15 @@
 public struct ChartMarker: Equatable {
     public var x: Double
     public var y: Double
+    /// Text drawn next to the dot ("" for none: crowded charts).
     public var label: String
-    public var color: String
+    /// Tooltip (`<title>`); nil: the label.
+    public var title: String?
+    /// nil: the colour of its series.
+    public var color: String?
 
-    public init(x: Double, y: Double, label: String = "", color: String = "#ff7f0e") {
-        self.x = x; self.y = y; self.label = label; self.color = color
+    public init(x: Double, y: Double, label: String = "", title: String? = nil, color: String? = nil) {
+        self.x = x; self.y = y; self.label = label; self.title = title; self.color = color
     }
 }
 
@@ -15,16 +19,21 @@ public struct LineSeries: Equatable {
     /// Points in drawing order; a non-finite point breaks the line.
     public var x: [Double]
     public var y: [Double]
-    /// nil: the palette colour of the series index.
+    /// nil: the palette colour of the series index (and its dash pattern, `SVG.dash`).
     public var color: String?
+    /// SVG stroke-dasharray, nil for a solid line (used with an explicit `color`).
+    public var dashArray: String?
     public var markers: [ChartMarker]
 
-    public init(name: String, x: [Double], y: [Double], color: String? = nil, markers: [ChartMarker] = []) {
-        self.name = name; self.x = x; self.y = y; self.color = color; self.markers = markers
+    public init(name: String, x: [Double], y: [Double], color: String? = nil, dashArray: String? = nil, markers: [ChartMarker] = []) {
+        self.name = name; self.x = x; self.y = y; self.color = color; self.dashArray = dashArray; self.markers = markers
     }
+
+    func stroke(index: Int) -> (color: String, dash: String?) { color.map { ($0, dashArray) } ?? (SVG.color(index), SVG.dash(index)) }
 }
 
-/// Several series over shared numeric axes, with a legend and optional markers.
+/// Several series over shared numeric axes, with optional markers and, for two or more named
+/// series, a legend to the right of the plot (outside it, so it hides no curve or label).
 public struct LineChart {
     public var title: String
     public var xAxis: Axis
@@ -46,55 +55,69 @@ public struct LineChart {
         return (layout.x.scale, layout.y.scale)
     }
 
+    /// Named series listed in the legend: none for a single series (the title names it).
+    private var legendEntries: [(offset: Int, element: LineSeries)] {
+        let named = series.enumerated().filter { !$0.element.name.isEmpty }
+        return showLegend && named.count > 1 ? Array(named) : []
+    }
+
+    private var legendWidth: Double {
+        let entries = legendEntries
+        guard !entries.isEmpty else { return 0 }
+        return 44 + Double(entries.map { $0.element.name.count }.max() ?? 0) * 6.5
+    }
+
+    private var frame: ChartFrame { ChartFrame(width: width, height: height, right: 20 + legendWidth) }
+
     public func svg() -> String {
-        let frame = ChartFrame(width: width, height: height)
+        let frame = self.frame
         let (x, y) = layout()
         var svg = SVGDocument(width: width, height: height)
         frame.drawTitle(title, in: &svg)
         frame.drawYAxis(yAxis, ticks: y.ticks, step: y.step, scale: y.scale, in: &svg)
         frame.drawXAxis(xAxis, ticks: x.ticks, step: x.step, scale: x.scale, in: &svg)
         for (index, series) in series.enumerated() {
-            let color = series.color ?? SVG.color(index)
+            let stroke = series.stroke(index: index)
             for run in finiteRuns(series) where !run.isEmpty {
                 let pixels = run.map { (x.scale.pixel($0.0), y.scale.pixel($0.1)) }
                 if pixels.count == 1 {
-                    svg.circle(cx: pixels[0].0, cy: pixels[0].1, r: 2, fill: color, className: "series-point")
+                    svg.circle(cx: pixels[0].0, cy: pixels[0].1, r: 2, fill: stroke.color, className: "series-point")
                 } else {
-                    svg.polyline(pixels, stroke: color, className: "series")
+                    svg.polyline(pixels, stroke: stroke.color, dashArray: stroke.dash, className: "series")
                 }
             }
         }
-        for series in series {
+        for (index, series) in series.enumerated() {
             for marker in series.markers where marker.x.isFinite && marker.y.isFinite {
                 let cx = x.scale.pixel(marker.x), cy = y.scale.pixel(marker.y)
-                svg.circle(cx: cx, cy: cy, r: 5, fill: marker.color, stroke: "#ffffff", className: "marker",
-                           title: marker.label.isEmpty ? nil : marker.label)
+                let title = marker.title ?? (marker.label.isEmpty ? nil : marker.label)
+                svg.circle(cx: cx, cy: cy, r: 5, fill: marker.color ?? series.stroke(index: index).color, stroke: "#ffffff",
+                           className: "marker", title: title)
                 if !marker.label.isEmpty {
                     // Near the right edge the label goes left of the dot so it is not clipped.
-                    let flip = cx + 7 + Double(marker.label.count) * 6 > width
+                    let flip = cx + 7 + Double(marker.label.count) * 6 > frame.plotRight
                     svg.text(marker.label, x: flip ? cx - 7 : cx + 7, y: cy - 7, size: 10, anchor: flip ? .end : .start,
                              fill: "#333", className: "marker-label")
                 }
             }
         }
-        if showLegend { drawLegend(frame: frame, in: &svg) }
+        drawLegend(frame: frame, in: &svg)
         return svg.render()
     }
 
     private func drawLegend(frame: ChartFrame, in svg: inout SVGDocument) {
-        let named = series.enumerated().filter { !$0.element.name.isEmpty }
-        guard !named.isEmpty else { return }
+        let entries = legendEntries
+        guard !entries.isEmpty else { return }
         let rowHeight = 16.0
-        let longest = named.map { $0.element.name.count }.max() ?? 0
-        let boxWidth = min(frame.plotRight - frame.plotLeft, 34 + Double(longest) * 6.5)
-        let boxLeft = frame.plotRight - boxWidth - 8
-        let boxTop = frame.plotTop + 8
-        svg.rect(x: boxLeft, y: boxTop, width: boxWidth, height: Double(named.count) * rowHeight + 8,
+        let boxLeft = frame.plotRight + 12
+        let boxTop = frame.plotTop
+        svg.rect(x: boxLeft, y: boxTop, width: legendWidth - 16, height: Double(entries.count) * rowHeight + 8,
                  fill: "#ffffff", stroke: "#cccccc", className: "legend")
-        for (row, entry) in named.enumerated() {
+        for (row, entry) in entries.enumerated() {
             let y = boxTop + 12 + Double(row) * rowHeight
-            let color = entry.element.color ?? SVG.color(entry.offset)
-            svg.line(x1: boxLeft + 6, y1: y, x2: boxLeft + 24, y2: y, stroke: color, width: 2.5, className: "legend-swatch")
+            let stroke = entry.element.stroke(index: entry.offset)
+            svg.line(x1: boxLeft + 6, y1: y, x2: boxLeft + 24, y2: y, stroke: stroke.color, width: 2.5, dashArray: stroke.dash,
+                     className: "legend-swatch")
             svg.text(entry.element.name, x: boxLeft + 29, y: y + 4, size: 11, className: "legend-label")
         }
     }
@@ -108,7 +131,7 @@ public struct LineChart {
     }
 
     private func layout() -> (x: (scale: LinearScale, ticks: [Double], step: Double), y: (scale: LinearScale, ticks: [Double], step: Double)) {
-        let frame = ChartFrame(width: width, height: height)
+        let frame = self.frame
         let allX = series.flatMap { $0.x + $0.markers.map(\.x) }.filter(\.isFinite)
         let allY = series.flatMap { $0.y + $0.markers.map(\.y) }.filter(\.isFinite)
         func fitted(_ axis: Axis, _ values: [Double]) -> (ClosedRange<Double>, [Double], Double) {

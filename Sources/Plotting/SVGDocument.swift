@@ -20,17 +20,18 @@ public struct SVGDocument {
     }
 
     public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String,
-                              width strokeWidth: Double = 1, dashed: Bool = false, className: String? = nil) {
+                              width strokeWidth: Double = 1, dashed: Bool = false, dashArray: String? = nil, className: String? = nil) {
         var attributes = "x1=\"\(SVG.number(x1))\" y1=\"\(SVG.number(y1))\" x2=\"\(SVG.number(x2))\" y2=\"\(SVG.number(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(SVG.number(strokeWidth))\""
-        if dashed { attributes += " stroke-dasharray=\"4 3\"" }
+        if let dash = dashArray ?? (dashed ? "4 3" : nil) { attributes += " stroke-dasharray=\"\(dash)\"" }
         append("line", attributes, className: className)
     }
 
     public mutating func polyline(_ points: [(Double, Double)], stroke: String, width strokeWidth: Double = 1.5,
-                                  className: String? = nil) {
+                                  dashArray: String? = nil, className: String? = nil) {
         let list = points.map { "\(SVG.number($0.0)),\(SVG.number($0.1))" }.joined(separator: " ")
-        append("polyline", "points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(SVG.number(strokeWidth))\" stroke-linejoin=\"round\"",
-               className: className)
+        var attributes = "points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(SVG.number(strokeWidth))\" stroke-linejoin=\"round\""
+        if let dashArray { attributes += " stroke-dasharray=\"\(dashArray)\"" }
+        append("polyline", attributes, className: className)
     }
 
     public mutating func circle(cx: Double, cy: Double, r: Double, fill: String, stroke: String? = nil,
@@ -99,11 +100,23 @@ public enum SVG {
         return out
     }
 
-    /// Tableau-10 colours: distinguishable, and the same series index always gets the same colour.
-    public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                 "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
+    /// 14 colours, so the 13 Screen Recognition classes never share one: Okabe–Ito's colour-blind-safe
+    /// set (yellow left out: too pale on white), then Paul Tol's "muted" set. No 14 hues stay apart
+    /// for every kind of colour blindness, so series from the second set are also dashed (`dash`).
+    /// The same series index always gets the same colour.
+    public static let palette = ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000",
+                                 "#332288", "#ddcc77", "#882255", "#999933", "#44aa99", "#aa4499", "#cc6677"]
 
-    public static func color(_ index: Int) -> String { palette[((index % palette.count) + palette.count) % palette.count] }
+    public static func color(_ index: Int) -> String { palette[wrapped(index)] }
+
+    /// Stroke dash pattern of a series: solid for the first seven colours, dashed for the next seven
+    /// (and alternating on wrap-around), a second cue besides hue.
+    public static func dash(_ index: Int) -> String? {
+        let round = ((index % (2 * palette.count)) + 2 * palette.count) % (2 * palette.count)
+        return (wrapped(index) >= 7) != (round >= palette.count) ? "6 3" : nil
+    }
+
+    private static func wrapped(_ index: Int) -> Int { ((index % palette.count) + palette.count) % palette.count }
 
     /// Text for a tick value: as few decimals as the tick step needs.
     public static func tickLabel(_ value: Double, step: Double) -> String {

@@ -45,16 +45,23 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let reference = DatasetReference.parse(data)
-        let dataset = try DatasetLoader.load(reference, showProgress: true)
+        // The whole dataset, so predictions on images of other splits are recognised (and dropped).
+        let whole = try DatasetLoader.load(DatasetReference(path: reference.path), showProgress: true)
+        let dataset = try reference.split.map { try whole.subset(split: $0) } ?? whole
         let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
-        let job = EvaluationJob(dataset: dataset, data: .init(dataset: reference.path, split: reference.split), predictionsPath: predictions!,
+        var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictions!,
                                 options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections),
                                 lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence)
+        if let split = reference.split {
+            let inside = Set(whole.splits[split] ?? [])
+            job.outsideSplit = whole.samples.indices.filter { !inside.contains($0) }.map { whole.samples[$0] }
+        }
         let started = Date()
         let outcome = try job.run()
         let folder = URL(fileURLWithPath: out)
         try ReportFiles.write(outcome, to: folder)
         outcome.warnings.forEach(warn)
+        for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))
         print(String(format: "scored in %.2f s; report in %@ (metrics.json, report.md, report.html, curves/, plots/)",
                      Date().timeIntervalSince(started), folder.path))
@@ -70,9 +77,10 @@ struct ThresholdsPickCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick", abstract: "Pick one confidence per class from an evaluation report's curves.",
         discussion: """
-        max-f1: the confidence with the highest F1. precision:P: the lowest confidence whose precision is still ≥ P (most recall \
-        at that precision). recall:R: the highest confidence whose recall reaches R. When a target cannot be met the class falls \
-        back to max-F1 with a warning. Pick on a validation report, then `evaluate --thresholds` on the test split.
+        max-f1: the confidence with the highest F1. precision:P: the most recall with precision ≥ P, at the highest confidence \
+        that gives it. recall:R: the highest confidence whose recall reaches R. When a target cannot be met the class falls \
+        back to max-F1 with a warning; a class with no matching detection gets no threshold. Pick on a validation report, then \
+        `evaluate --thresholds` on the test split.
         """)
 
     @Option(name: .long, help: "Report folder written by `screenlab evaluate --out`.") var report: String
@@ -117,7 +125,11 @@ struct CompareCommand: ParsableCommand {
 struct BenchEvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate", abstract: "Time the evaluator on a large generated input.",
-        discussion: "Times matching, AP (both criteria), curves and the confusion matrix; not JSON parsing. Build with -c release for real numbers.")
+        discussion: """
+        Times matching, AP (both criteria), curves and the confusion matrix on the input in memory. With --write-json or \
+        --end-to-end it also times what `screenlab evaluate` does with the files: read gt.json, read predictions.json, score \
+        (no report writing). Build with -c release for real numbers.
+        """)
 
     @Option(name: .long) var images: Int = 5000
     @Option(name: .long, help: "Ground-truth boxes per image.") var groundTruth: Int = 20
@@ -126,7 +138,8 @@ struct BenchEvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "Timed runs; the median is reported.") var runs: Int = 5
     @Option(name: .long) var seed: UInt64 = 1
     @Option(name: .long, help: "all-point or coco101.") var interpolation: Interpolation = .allPoint
-    @Option(name: .long, help: "Also write gt.json and predictions.json here (to time pycocotools on the same input).") var writeJSON: String?
+    @Option(name: .long, help: "Also write gt.json and predictions.json here (to time pycocotools on the same input); implies --end-to-end.") var writeJSON: String?
+    @Flag(name: .long, help: "Also time reading both JSON files plus scoring (files in a temporary folder unless --write-json).") var endToEnd = false
 
     func validate() throws {
         guard images > 0, groundTruth > 0, detections >= 0, classes > 0, runs > 0 else { throw usageError("sizes and --runs must be positive") }
@@ -135,12 +148,16 @@ struct BenchEvaluateCommand: ParsableCommand {
     func run() throws {
         let input = BenchmarkInput.generate(images: images, groundTruthPerImage: groundTruth, detectionsPerImage: detections,
                                             classes: classes, seed: seed)
-        if let writeJSON {
-            let folder = URL(fileURLWithPath: writeJSON)
+        var jsonFolder: URL?
+        if writeJSON != nil || endToEnd {
+            let folder = writeJSON.map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-bench-evaluate-\(UUID().uuidString)")
             try COCOWriter.write(input.dataset(root: folder), to: folder.appendingPathComponent("gt.json"))
             try AtomicFile.write(input.cocoResultsJSON(), to: folder.appendingPathComponent("predictions.json"))
-            print("wrote \(folder.path)/gt.json and predictions.json")
+            if writeJSON != nil { print("wrote \(folder.path)/gt.json and predictions.json") }
+            jsonFolder = folder
         }
+        defer { if writeJSON == nil, let jsonFolder { try? FileManager.default.removeItem(at: jsonFolder) } }
         var times: [Double] = []
         var map = 0.0
         let progress = ProgressLine("bench evaluate", total: runs, unit: "runs")
@@ -158,9 +175,39 @@ struct BenchEvaluateCommand: ParsableCommand {
         let sorted = times.sorted()
         print(String(format: "evaluate: %d images x %d ground truth x %d detections, %d classes (%@): median %.3f s (min %.3f, max %.3f) over %d runs; mAP50 %.4f",
                      images, groundTruth, detections, classes, interpolation.rawValue, sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], runs, map))
+        if let jsonFolder { try timeEndToEnd(folder: jsonFolder) }
         #if DEBUG
         print("note: debug build; use `swift build -c release` for the recorded number")
         #endif
+    }
+
+    /// The `screenlab evaluate` path on the written files, phase by phase (medians over --runs).
+    private func timeEndToEnd(folder: URL) throws {
+        var phases: [[Double]] = [[], [], [], []]  // read gt, read predictions, score, total
+        let progress = ProgressLine("bench evaluate (end to end)", total: runs, unit: "runs")
+        for _ in 0..<runs {
+            var clock = DispatchTime.now().uptimeNanoseconds
+            func lap(_ phase: Int) {
+                let now = DispatchTime.now().uptimeNanoseconds
+                phases[phase].append(Double(now - clock) / 1e9)
+                clock = now
+            }
+            let dataset = try DatasetLoader.load(DatasetReference(path: folder.appendingPathComponent("gt.json").path))
+            lap(0)
+            let job = EvaluationJob(dataset: dataset, data: .init(dataset: folder.path, split: nil),
+                                    predictionsPath: folder.appendingPathComponent("predictions.json").path,
+                                    options: EvaluationOptions(interpolation: interpolation))
+            let predictions = try job.readPredictions()
+            lap(1)
+            _ = try job.run(predictions: predictions)
+            lap(2)
+            phases[3].append(phases[0].last! + phases[1].last! + phases[2].last!)
+            progress.advance()
+        }
+        progress.finish()
+        let median = phases.map { $0.sorted()[$0.count / 2] }
+        print(String(format: "end to end (read gt.json, read predictions.json, score): median %.3f s = %.3f + %.3f + %.3f s over %d runs",
+                     median[3], median[0], median[1], median[2], runs))
     }
 }
 

@@ -32,6 +32,29 @@ final class COCOResultsReaderTests: XCTestCase {
         XCTAssertEqual(set.skippedCount, 0)
     }
 
+    /// A results file for the whole dataset scored on one split: entries on the other split's
+    /// images are dropped and counted; images of no split are still errors.
+    func testEntriesOnImagesOutsideTheSplitAreDroppedAndCounted() throws {
+        let other = [Sample(id: "profile", imagePath: "images/profile.png", width: 100, height: 200, cocoImageID: 99)]
+        let split = COCOResultsReader(samples: samples, cocoImageIDs: [17, 42], classNames: ["Text", "Icon"], cocoCategoryIDs: [3, 8],
+                                      outsideSplit: other, splitName: "val")
+        let set = try parse("""
+        [{"image_id": 99, "category_id": 8, "bbox": [1, 2, 3, 4], "score": 0.5},
+         {"image_id": "home", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.4},
+         {"image_id": "profile.png", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.3}]
+        """, split)
+        XCTAssertEqual(set.predictions, [PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: 0.4)])
+        XCTAssertEqual(set.outsideSplit, 2)
+        XCTAssertEqual(set.skippedCount, 0)
+        XCTAssertEqual(set.entries, 3)
+        XCTAssertTrue(set.notes.contains("2 detections on images outside split 'val' ignored"), "\(set.notes)")
+        XCTAssertThrowsError(try parse(#"[{"image_id": 7, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}]"#, split)) { error in
+            XCTAssertTrue("\(error)".contains("image_id 7 is not an image of the dataset (any split)"), "\(error)")
+        }
+        // Without the rest of the dataset the same file is an error, as before.
+        XCTAssertThrowsError(try parse(#"[{"image_id": 99, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}]"#))
+    }
+
     func testBadEntriesNameTheEntryAndValue() {
         let cases: [(String, String)] = [
             (#"{"image_id": 99, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}"#, "image_id 99"),
@@ -82,6 +105,51 @@ final class COCOResultsReaderTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(Data(#"[0.42936741299104003, -1.5e-3, 125.66004341855162, "a\"b\u00e9\ud83d\ude00"]"#.utf8)),
                        .array([.number(0.42936741299104003), .number(-1.5e-3), .number(125.66004341855162), .string("a\"bé😀")]))
     }
+
+    /// Plain entries take the byte scanner, odd ones (escapes, extra nested keys, exponents,
+    /// whitespace, overflow) the general parser: both must give the same values and errors.
+    func testFastAndGeneralPathsAgree() throws {
+        let entries = [
+            #"{"image_id": 17, "category_id": 3, "bbox": [0.42936741299104003, 125.66004341855162, 1e1, 2.5E-1], "score": 0.1}"#,
+            #"{"score":0.30000000000000004,"bbox":[ -0.0 ,1,2,3 ],"category_id":"Icon","image_id":"settings","id":7,"area":6}"#,
+            #"{"image_id": "home.png", "category_id": 8, "bbox": [1, 2, 3, 4], "score": 5e-324, "segmentation": [[1, 2, {"a": null}]]}"#,
+            #"{"image_id": 42, "category_id": 3, "bbox": [1, 2, 3, 4], "score": 0.7, "image_id": 17}"#,
+        ]
+        let set = try parse("[\n  " + entries.joined(separator: ",\n  ") + "\n]\n")
+        XCTAssertEqual(set.predictions, [
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0.42936741299104003, y: 125.66004341855162, width: 10, height: 0.25), score: 0.1),
+            PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 0, y: 1, width: 2, height: 3), score: 0.30000000000000004),
+            PredictedBox(imageIndex: 0, classIndex: 1, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 5e-324),
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 0.7),
+        ], "a repeated key: the last one wins, as in the general parser")
+        for entry in entries {
+            let general = try JSONValue.parse(Data(entry.utf8))
+            var parser = JSONValue.Parser(bytes: Array(entry.utf8))
+            let fast = parser.resultsEntry()
+            if entry.contains("\\u") { XCTAssertNil(fast, "escapes take the general path"); continue }
+            guard case .object(let object) = general, let fast else { return XCTFail("fast path refused \(entry)") }
+            XCTAssertEqual(fast.imageID, object["image_id"])
+            XCTAssertEqual(fast.score, Self.double(object["score"]))
+            XCTAssertEqual([fast.box.x, fast.box.y, fast.box.width, fast.box.height],
+                           { if case .array(let v) = object["bbox"]! { return v.map { Self.double($0)! } }; return [] }())
+        }
+        // Values the fast path leaves to the general one still give the general errors.
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 1e999, 1, 1], "score": 0.5}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("entry 0") && "\(error)".contains("four finite numbers, got [0, Infinity, 1, 1]"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5} {"image_id": 17}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("not valid JSON: line 1") && "\(error)".contains("expected ',' or ']'"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.5}] x"#)) { error in
+            XCTAssertTrue("\(error)".contains("unexpected text after the JSON value"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0x1p3}]"#)) { error in
+            XCTAssertTrue("\(error)".contains("not valid JSON"), "hex is not JSON: \(error)")
+        }
+        XCTAssertEqual(try parse(" [ ] ").entries, 0)
+    }
+
+    static func double(_ value: JSONValue?) -> Double? { if case .number(let d)? = value { return d }; return nil }
 
     func testLenientSkipsAndCountsByReason() throws {
         let set = try parse("""

@@ -16,8 +16,8 @@ final class PycocotoolsReferenceTests: XCTestCase {
         try JSONSerialization.jsonObject(with: Data(contentsOf: try fixture("expected"))) as! [String: Any]
     }
 
-    func evaluate(predictions: String, interpolation: Interpolation, maxDetections: Int?) throws -> EvaluationResult {
-        let dataset = try COCOReader.read(try fixture("gt"))
+    func evaluate(groundTruth: String = "gt", predictions: String, interpolation: Interpolation, maxDetections: Int?) throws -> EvaluationResult {
+        let dataset = try COCOReader.read(try fixture(groundTruth))
         let reader = COCOResultsReader(samples: dataset.samples, cocoImageIDs: dataset.samples.map(\.cocoImageID),
                                        classNames: dataset.classes, cocoCategoryIDs: dataset.cocoCategoryIDs)
         let set = try reader.read(try fixture(predictions), lenient: false)
@@ -58,5 +58,19 @@ final class PycocotoolsReferenceTests: XCTestCase {
 
     func testFileNamesAndClassNamesAsIdsGiveTheSameResult() throws {
         try assertMatches(try evaluate(predictions: "predictions_by_name", interpolation: .coco101, maxDetections: nil), "ap_coco101_maxdets_10000")
+    }
+
+    /// pycocotools ranks score ties across images by sorted image id, whatever the order of the
+    /// file's images list; the fixture's ties across images would shift AP if ranked by file order.
+    func testShuffledImageOrderGivesTheSameAPAsCOCOeval() throws {
+        let shuffled = try COCOReader.read(try fixture("gt_shuffled")).samples.compactMap(\.cocoImageID)
+        XCTAssertEqual(shuffled, try expected()["gt_shuffled_image_ids"] as? [Int])
+        XCTAssertNotEqual(shuffled, shuffled.sorted(), "the fixture must not list images by ascending id")
+        try assertMatches(try evaluate(groundTruth: "gt_shuffled", predictions: "predictions", interpolation: .coco101, maxDetections: nil),
+                          "ap_coco101_maxdets_10000_gt_shuffled")
+        try assertMatches(try evaluate(groundTruth: "gt_shuffled", predictions: "predictions", interpolation: .coco101, maxDetections: 5),
+                          "ap_coco101_maxdets_5_gt_shuffled")
+        try assertMatches(try evaluate(groundTruth: "gt_shuffled", predictions: "predictions_by_name", interpolation: .allPoint, maxDetections: nil),
+                          "ap_all_point_from_cocoeval_matches_gt_shuffled")
     }
 }

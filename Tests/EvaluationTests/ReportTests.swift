@@ -96,10 +96,63 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(test.report.classes[0].precision!, 0.75, accuracy: 1e-12)
         XCTAssertFalse(test.warnings.contains { $0.contains("picked on the split") })
         XCTAssertEqual(test.report.confusion.thresholds[0], 0.4)
+        // Text at .4 keeps all 4 detections on this data; Slider had no ground truth on val: no threshold.
+        XCTAssertEqual(test.report.classes[0].keptDetections, 4)
+        XCTAssertEqual(test.report.confusion.thresholds[2], nil)
+        XCTAssertTrue(test.warnings.contains { $0.contains("'Slider' has no threshold") && $0.contains("no ground truth on /data/screens.yaml split 'val'") },
+                      "the reason names the pick split, not the reported one: \(test.warnings)")
+        let confusion = try XCTUnwrap((try JSONSerialization.jsonObject(with: test.report.jsonData()) as? [String: Any])?["confusion"] as? [String: Any])
+        let thresholds = try XCTUnwrap(confusion["thresholds"] as? [Any])
+        XCTAssertEqual(thresholds[0] as? Double, 0.4)
+        XCTAssertTrue(thresholds[2] is NSNull, "no threshold is null in metrics.json, not 1e300")
+        let testFolder = folder.appendingPathComponent("test")
+        try ReportFiles.write(test, to: testFolder)
+        XCTAssertEqual(try EvaluationReport.load(testFolder.path).report, test.report, "null thresholds read back")
+        let markdown = try String(contentsOf: testFolder.appendingPathComponent("report.md"), encoding: .utf8)
+        XCTAssertTrue(markdown.contains("| Text | 0.400 | 0.750 | 1.000 | 0.857 | 4 / 4 |"), markdown)
+        XCTAssertTrue(markdown.contains("7 scored, 1 skipped (unknown image: 1)"), markdown)
+        let html = try String(contentsOf: testFolder.appendingPathComponent("report.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("7 scored, 1 skipped (unknown image: 1)") && html.contains("<td>4 / 4</td>"), "report.html shows skipped and kept counts")
         let same = try job(split: "val", thresholds: loaded).run(predictions: predictions())
         XCTAssertTrue(same.warnings.contains { $0.contains("picked on the split they are reported on") })
         let json = String(decoding: try test.report.jsonData(), as: UTF8.self)
         XCTAssertTrue(json.contains("\"picked_on\"") && json.contains("\"reported_on\""))
+    }
+
+    /// picked_on / reported_on are absolute, so the same split is recognised from any working
+    /// folder, and a config counts as the data folder it points to.
+    func testSameSplitDoesNotDependOnTheWorkingFolderAndSeesThroughConfigs() throws {
+        let data = folder.appendingPathComponent("screens")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try "path: screens\n".write(to: folder.appendingPathComponent("screens.yaml"), atomically: true, encoding: .utf8)
+        let saved = FileManager.default.currentDirectoryPath
+        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        typealias Reference = EvaluationReport.SplitReference
+        FileManager.default.changeCurrentDirectoryPath(folder.path)
+        let viaConfig = Reference(resolving: DatasetReference(path: "screens.yaml", split: "val"))
+        FileManager.default.changeCurrentDirectoryPath(data.path)
+        let viaFolder = Reference(resolving: DatasetReference(path: ".", split: "val"))
+        let testSplit = Reference(resolving: DatasetReference(path: "../screens.yaml", split: "test"))
+        let resolvedData = data.resolvingSymlinksInPath().path
+        XCTAssertEqual(viaConfig.dataset, resolvedData)
+        XCTAssertEqual(viaConfig.config, folder.appendingPathComponent("screens.yaml").resolvingSymlinksInPath().path)
+        XCTAssertEqual(viaFolder, Reference(dataset: resolvedData, split: "val"))
+        XCTAssertTrue(viaConfig.isSameSplit(as: viaFolder), "a config and its folder are the same data")
+        XCTAssertFalse(testSplit.isSameSplit(as: viaFolder))
+        XCTAssertTrue(Reference(dataset: "../screens.yaml", split: "val").isSameSplit(as: viaFolder), "older relative paths: from the current folder")
+
+        // End to end: picked through the config, reported on the folder (from another working folder).
+        var file = ThresholdFile(strategy: "max-f1", iouThreshold: 0.5, pickedOn: viaConfig, report: "",
+                                 classes: ["Text", "Icon", "Slider"].map { .init(name: $0, confidence: 0.5, precision: 1, recall: 1, f1: 1, fallback: false, note: nil) })
+        let yaml = folder.appendingPathComponent("thresholds.yaml")
+        try file.yaml().write(to: yaml, atomically: true, encoding: .utf8)
+        file = try ThresholdFile.load(yaml)
+        XCTAssertEqual(file.pickedOn, viaConfig, "YAML keeps dataset, config and split")
+        var reported = job(split: "val", thresholds: file)
+        reported.data = viaFolder
+        let outcome = try reported.run(predictions: predictions())
+        XCTAssertEqual(outcome.report.thresholds?.sameSplit, true)
+        XCTAssertTrue(outcome.warnings.contains { $0.contains("picked on the split they are reported on") }, "\(outcome.warnings)")
     }
 
     func testThresholdFileErrorsNameTheKeyOrClass() throws {
@@ -130,5 +183,33 @@ final class ReportTests: XCTestCase {
         let markdown = comparison.markdown()
         XCTAssertTrue(markdown.contains("| Text | 91.7% | 100.0% | +8.3 |"), markdown)
         XCTAssertTrue(comparison.html().contains("class=\"pos\""))
+    }
+
+    func testCompareShowsAndWarnsAboutDifferentConfusionThresholds() throws {
+        let a = try job(split: "val").run(predictions: predictions()).report  // --confidence 0.5
+        var lower = job(split: "val")
+        lower.confidence = 0.3
+        let b = try lower.run(predictions: predictions()).report
+        let file = ThresholdFile(strategy: "max-f1", iouThreshold: 0.5, pickedOn: .init(dataset: "/data/screens.yaml", split: "val"), report: "", classes: [
+            .init(name: "Text", confidence: 0.4, precision: 0.75, recall: 1, f1: 0.857, fallback: false, note: nil),
+            .init(name: "Icon", confidence: nil, precision: nil, recall: nil, f1: nil, fallback: false, note: "no detection matches"),
+            .init(name: "Slider", confidence: 0.5, precision: nil, recall: nil, f1: nil, fallback: false, note: nil),
+        ])
+        let c = try job(split: "test", thresholds: file).run(predictions: predictions()).report
+        XCTAssertTrue(ReportComparison(labels: ["a", "a2"], reports: [a, a]).warnings.isEmpty)
+        let comparison = ReportComparison(labels: ["runs/a", "runs/b", "runs/c"], reports: [a, b, c])
+        XCTAssertTrue(comparison.warnings.contains { $0.contains("different confidence thresholds") }, "\(comparison.warnings)")
+        XCTAssertEqual(comparison.thresholdRows(), [
+            ["Text", "0.500", "0.300", "0.400 (P 0.75, R 1.00)"],
+            ["Icon", "0.500", "0.300", "—"],
+            ["Slider", "0.500", "0.300", "0.500 (P —, R —)"],
+        ], "no 'nan' for a class without ground truth")
+        let plain = comparison.terminal(color: false)
+        let block = plain.components(separatedBy: "\n").drop { !$0.hasPrefix("Thresholds") }.dropFirst().prefix(4)
+        XCTAssertEqual(block.first, "  Class       A      B                       C", plain)
+        XCTAssertEqual(Set(block.map(\.count)).count, 1, "aligned rows, also where a value is —:\n\(block.joined(separator: "\n"))")
+        XCTAssertTrue(block.contains("  Icon    0.500  0.300                       —"), plain)
+        XCTAssertTrue(comparison.markdown().contains("| Icon | 0.500 | 0.300 | — |"))
+        XCTAssertTrue(comparison.html().contains("different confidence thresholds") && comparison.html().contains("<td>0.300</td>"))
     }
 }

@@ -38,6 +38,36 @@ final class ThresholdTests: XCTestCase {
         XCTAssertFalse(try confidence("precision:1").1)
     }
 
+    /// Precision dips and recovers; the two lowest confidences have the same recall.
+    /// conf .9: P 1, R .25 | .8: P .5, R .25 | .7: P 1/3, R .25 | .6: P .5, R .5 | .5: P .6, R .75 | .4: P .5, R .75.
+    let dipping = OperatingCurve(RankedDetections(scores: [0.9, 0.8, 0.7, 0.6, 0.5, 0.4],
+                                                  isTruePositive: [true, false, false, true, true, false], groundTruthCount: 4))
+
+    func testPrecisionTargetTakesTheMostRecallAtTheHighestConfidence() {
+        func pick(_ strategy: ThresholdStrategy) -> OperatingPoint? { ThresholdPicker.pick(dipping, className: "A", strategy: strategy).point }
+        // P ≥ .5 holds at .9, .8, .6, .5 and .4; the most recall (.75) is at .5 and .4: .4 only adds a false positive.
+        XCTAssertEqual(pick(.precision(0.5))?.confidence, 0.5)
+        XCTAssertEqual(pick(.precision(0.5))?.falsePositives, 2)
+        // P ≥ .6 at .9 (R .25) and .5 (R .75), not in between: the recovered point wins.
+        XCTAssertEqual(pick(.precision(0.6))?.confidence, 0.5)
+        XCTAssertEqual(pick(.precision(0.7))?.confidence, 0.9)
+        // Recall targets: the highest confidence reaching them.
+        XCTAssertEqual(pick(.recall(0.75))?.confidence, 0.5)
+        XCTAssertEqual(pick(.recall(0.25))?.confidence, 0.9)
+        XCTAssertEqual(pick(.recall(0.5))?.confidence, 0.6)
+    }
+
+    func testAClassThatNeverMatchesGetsNoThresholdWithAReason() {
+        let misses = OperatingCurve(RankedDetections(scores: [0.9, 0.5], isTruePositive: [false, false], groundTruthCount: 3))
+        for strategy in [ThresholdStrategy.maxF1, .precision(0.9), .recall(0.5)] {
+            let picked = ThresholdPicker.pick(misses, className: "A", strategy: strategy, split: "screens split 'val'")
+            XCTAssertNil(picked.point, "\(strategy): a confidence that finds nothing is not a choice")
+            XCTAssertFalse(picked.fellBack)
+            XCTAssertTrue(picked.note?.contains("F1 is 0 at every confidence") == true && picked.note?.contains("screens split 'val'") == true,
+                          picked.note ?? "no note")
+        }
+    }
+
     func testMaxF1TiesKeepTheHigherConfidence() {
         let flat = OperatingCurve(RankedDetections(scores: [0.9, 0.8, 0.7, 0.6], isTruePositive: [true, false, true, false], groundTruthCount: 2))
         // F1: .667, .5, .8, .667 → 0.7; now make two equal maxima.
@@ -53,7 +83,9 @@ final class ThresholdTests: XCTestCase {
         let none = OperatingCurve(points: [], groundTruthCount: 3)
         XCTAssertNil(ThresholdPicker.pick(none, className: "A", strategy: .maxF1).point)
         let noTruth = OperatingCurve(RankedDetections(scores: [0.5], isTruePositive: [false], groundTruthCount: 0))
-        XCTAssertNil(ThresholdPicker.pick(noTruth, className: "A", strategy: .maxF1).point)
+        let picked = ThresholdPicker.pick(noTruth, className: "A", strategy: .maxF1, split: "d split 'val'")
+        XCTAssertNil(picked.point)
+        XCTAssertEqual(picked.note, "no ground truth on d split 'val'", "the note names the split it was picked on")
     }
 
     func testStrategyParsingErrors() {

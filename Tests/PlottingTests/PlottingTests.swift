@@ -37,25 +37,48 @@ final class PlottingTests: XCTestCase {
     func testLineChartDrawsSeriesLegendAndMarkerAtKnownPoint() {
         let pr = LineSeries(name: "Text", x: [0, 0.5, 1], y: [1, 0.8, 0.4],
                             markers: [ChartMarker(x: 0.5, y: 0.8, label: "conf 0.30")])
-        let other = LineSeries(name: "Icon", x: [0, 1], y: [0.9, 0.1])
+        let other = LineSeries(name: "Icon", x: [0, 1], y: [0.9, 0.1], markers: [ChartMarker(x: 1, y: 0.1, title: "Icon: conf 0.10")])
         let chart = LineChart(title: "PR", xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
                               series: [pr, other], width: 640, height: 420)
         let svg = chart.svg()
         XCTAssertTrue(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         XCTAssertTrue(svg.hasSuffix("</svg>\n"))
         XCTAssertEqual(count("class=\"series\"", in: svg), 2)
-        XCTAssertEqual(count("class=\"marker\"", in: svg), 1)
+        XCTAssertEqual(count("class=\"marker\"", in: svg), 2)
         XCTAssertEqual(count("class=\"legend-label\"", in: svg), 2)
         // 0, 0.2, ..., 1 on both axes.
         XCTAssertEqual(count("class=\"tick-label\"", in: svg), 12)
-        // Plot area is x 64...620, y 40...368: (0.5, 0.8) sits at (342, 105.6).
+        // The legend (names of 4 letters: 44 + 4 · 6.5 = 70 px) sits right of the plot, which is
+        // x 64...550 (640 − 20 − 70), y 40...368: (0.5, 0.8) is at (307, 105.6).
         let (xs, ys) = chart.scales()
-        XCTAssertEqual(xs.pixel(0.5), 342, accuracy: 1e-9)
+        XCTAssertEqual(xs.pixel(1), 550, accuracy: 1e-9)
+        XCTAssertEqual(xs.pixel(0.5), 307, accuracy: 1e-9)
         XCTAssertEqual(ys.pixel(0.8), 105.6, accuracy: 1e-9)
-        XCTAssertTrue(svg.contains("cx=\"342\" cy=\"105.6\" r=\"5\""))
-        XCTAssertTrue(svg.contains("points=\"64,40 342,105.6 620,236.8\""))
+        XCTAssertTrue(svg.contains("<rect x=\"562\" y=\"40\" width=\"54\" height=\"40\" fill=\"#ffffff\" stroke=\"#cccccc\" class=\"legend\"/>"), svg)
+        XCTAssertTrue(svg.contains("points=\"64,40 307,105.6 550,236.8\""))
+        // Markers take their series' colour and carry a tooltip; only labelled ones get text.
+        XCTAssertTrue(svg.contains("<circle cx=\"307\" cy=\"105.6\" r=\"5\" fill=\"\(SVG.color(0))\" stroke=\"#ffffff\" class=\"marker\"><title>conf 0.30</title></circle>"), svg)
+        XCTAssertTrue(svg.contains("fill=\"\(SVG.color(1))\" stroke=\"#ffffff\" class=\"marker\"><title>Icon: conf 0.10</title>"), svg)
         XCTAssertTrue(svg.contains(">conf 0.30</text>"))
+        XCTAssertFalse(svg.contains(">Icon: conf 0.10</text>"))
         XCTAssertEqual(svg, chart.svg(), "output must be deterministic")
+
+        let single = LineChart(title: "Text: PR", xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
+                               series: [pr], width: 640, height: 420)
+        XCTAssertEqual(count("class=\"legend", in: single.svg()), 0, "one series: the title names it, no legend")
+        XCTAssertEqual(single.scales().x.pixel(1), 620, accuracy: 1e-9, "and the plot keeps the full width")
+    }
+
+    func testPaletteGivesThirteenClassesDistinctColoursAndDashesTheSecondSet() {
+        let strokes = (0..<14).map { "\(SVG.color($0)) \(SVG.dash($0) ?? "solid")" }
+        XCTAssertEqual(Set((0..<14).map(SVG.color)).count, 14)
+        XCTAssertEqual((0..<14).map { SVG.dash($0) == nil }, Array(repeating: true, count: 7) + Array(repeating: false, count: 7))
+        // Past 14 series the colours repeat with the other dash pattern, so no two series look alike up to 28.
+        XCTAssertEqual(Set((0..<28).map { "\(SVG.color($0)) \(SVG.dash($0) ?? "solid")" }).count, 28)
+        XCTAssertEqual(Set(strokes).count, 14)
+        let dashed = LineChart(title: "", xAxis: Axis(label: "x"), yAxis: Axis(label: "y"),
+                               series: (0..<8).map { LineSeries(name: "s\($0)", x: [0, 1], y: [0, 1]) }).svg()
+        XCTAssertEqual(count("stroke-dasharray=\"6 3\"", in: dashed), 2, "series 7: its line and its legend swatch")
     }
 
     func testLineChartBreaksAtNonFinitePoints() {
@@ -73,8 +96,8 @@ final class PlottingTests: XCTestCase {
         XCTAssertEqual(count("class=\"category-label\"", in: svg), 3)
         XCTAssertEqual(count("class=\"bar-value\"", in: svg), 3)
         // Plot height 328 px for 0...20: a 10 bar is 164 px tall, a 20 bar 328.
-        XCTAssertTrue(svg.contains("height=\"164\" fill=\"#4e79a7\" class=\"bar\""))
-        XCTAssertTrue(svg.contains("height=\"328\" fill=\"#4e79a7\" class=\"bar\""))
+        XCTAssertTrue(svg.contains("height=\"164\" fill=\"\(SVG.color(0))\" class=\"bar\""))
+        XCTAssertTrue(svg.contains("height=\"328\" fill=\"\(SVG.color(0))\" class=\"bar\""))
     }
 
     func testBarChartSlantsManyLongLabels() {
