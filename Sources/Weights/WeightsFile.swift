@@ -102,14 +102,20 @@ extension WeightsFile {
         try AtomicFile.write(Data(bytes), to: url)
     }
 
-    /// The same weights (tensors shared, not copied) with new thresholds, validated against
-    /// the class list (errors index `thresholds` as given) and stored in class order.
+    /// The same weights (tensors shared, not copied) with new thresholds, stored in class
+    /// order (the order FORMAT.md requires) and validated. A class the model does not have is
+    /// reported at its index in `thresholds` as given.
     public func settingThresholds(_ thresholds: [ClassThreshold]?, file: String) throws -> WeightsFile {
+        let classIndex = Dictionary(header.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, threshold) in (thresholds ?? []).enumerated() where classIndex[threshold.className] == nil {
+            throw WeightsError.invalidHeader(file: file, key: "thresholds[\(index)].class",
+                                             reason: "\"\(threshold.className)\" is not one of the model's classes")
+        }
         var copy = WeightsFile(header: header, tensors: tensors)
-        copy.header.thresholds = thresholds
+        copy.header.thresholds = thresholds?.enumerated()
+            .sorted { (classIndex[$0.element.className]!, $0.offset) < (classIndex[$1.element.className]!, $1.offset) }
+            .map(\.element)
         try copy.header.validate(file: file)
-        let classOrder = Dictionary(header.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        copy.header.thresholds = thresholds?.sorted { classOrder[$0.className, default: 0] < classOrder[$1.className, default: 0] }
         return copy
     }
 }
