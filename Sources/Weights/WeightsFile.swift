@@ -74,31 +74,34 @@ public enum TensorDType: UInt8, Sendable, CustomStringConvertible {
 }
 
 extension WeightsFile {
-    /// Reads and fully checks a weights file: one read, every offset and length checked against
-    /// the file size before use, every checksum verified. (Not memory-mapped: a file truncated in
-    /// place by another program while mapped would kill the process with SIGBUS; reading 5 MB
-    /// costs about a millisecond.)
+    /// Reads and fully checks a weights file. The 64-byte preamble is read and checked first
+    /// (magic, version, checksum, declared length against the real size), so a file that is
+    /// not weights, or is truncated, is refused without reading it; then the rest in one read,
+    /// every offset and length checked against the file size before use, every checksum
+    /// verified. (Not memory-mapped: a file truncated in place by another program while mapped
+    /// would kill the process with SIGBUS; reading 5 MB costs about a millisecond.) Errors
+    /// name the file as given (`url.relativePath`).
     public static func read(contentsOf url: URL, readerVersion: FormatVersion = .current) throws -> WeightsFile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        let file = try ReadableFile(url)
+        let preamble = try file.read(offset: 0, count: WeightsFormat.preambleSize)
+        _ = try preamble.withUnsafeBytes {
+            try WeightsFormat.decodePreamble($0, fileSize: file.size, file: file.name, readerVersion: readerVersion)
         }
-        return try data.withUnsafeBytes { try WeightsFormat.decode($0, file: url.path, readerVersion: readerVersion) }
+        let bytes = try file.readAll(after: preamble)
+        return try bytes.withUnsafeBytes { try WeightsFormat.decode($0, file: file.name, readerVersion: readerVersion) }
     }
 
     /// Reads a file and checks it against the model's tensor names and shapes.
     public static func load(contentsOf url: URL, expectedShapes: [String: [Int]]) throws -> WeightsFile {
         let weights = try read(contentsOf: url)
-        try weights.validate(expectedShapes: expectedShapes, file: url.path)
+        try weights.validate(expectedShapes: expectedShapes, file: url.relativePath)
         return weights
     }
 
     /// Writes the file atomically (temporary file, fsync, rename), in the oldest format
     /// version that holds its header so older ScreenLabs can read it.
     public func write(to url: URL) throws {
-        let bytes = try WeightsFormat.encode(self, file: url.path)
+        let bytes = try WeightsFormat.encode(self, file: url.relativePath)
         try AtomicFile.write(Data(bytes), to: url)
     }
 
