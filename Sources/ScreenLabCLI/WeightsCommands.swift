@@ -66,7 +66,13 @@ struct WeightsImportCommand: ParsableCommand {
         let (weights, checkedShapes) = try reportingErrors { () -> (WeightsFile, Bool) in
             let config = try ModelConfig.load(contentsOf: URL(fileURLWithPath: model))
             let safetensors = try SafetensorsFile.read(contentsOf: URL(fileURLWithPath: input))
-            let expected = try modelStateShapes(for: config, configFile: model)
+            let expected: [(name: String, shape: [Int])]?
+            do {
+                expected = try ReferenceDetector.expectedState(architecture: config.architecture.name,
+                                                               options: config.architecture.options, classCount: config.classes.count)
+            } catch {
+                throw failure("\(model): \(error)")
+            }
             let imported = try WeightsFile.importing(safetensors, file: input, config: config, configFile: model,
                                                      expected: expected, created: Provenance.timestamp())
             try imported.write(to: URL(fileURLWithPath: out))
@@ -79,37 +85,6 @@ struct WeightsImportCommand: ParsableCommand {
                   + "(architecture, input, normalization, classes), not tensor names and shapes")
         }
     }
-
-}
-
-/// The ordered `name, shape` list of the Detection model a config describes (built with the
-/// config's options, seed 0), or nil for an architecture this ScreenLab has no model for.
-private func modelStateShapes(for config: ModelConfig, configFile: String) throws -> [(name: String, shape: [Int])]? {
-    guard config.architecture.name == "reference-detector" else { return nil }
-    var detector = DetectorConfiguration(classCount: config.classes.count, inputHeight: config.input.height,
-                                         inputWidth: config.input.width)
-    func invalid(_ key: String, _ value: String, _ expected: String) -> CommandFailure {
-        failure("\(configFile): architecture.options.\(key) is \(value); expected \(expected)")
-    }
-    for (key, value) in config.architecture.options.sorted(by: { $0.key < $1.key }) {
-        switch key {
-        case "backbone":
-            guard value == "mobilenet_v1" else { throw invalid(key, value, "mobilenet_v1 (the only backbone of reference-detector)") }
-        case "width_multiplier":
-            guard let number = Double(value), number > 0, number <= 4 else { throw invalid(key, value, "a number in (0, 4]") }
-            detector.widthMultiplier = number
-        case "fpn_channels":
-            guard let number = Int(value), number > 0 else { throw invalid(key, value, "a positive integer") }
-            detector.fpnChannels = number
-        case "anchors_per_cell":
-            guard let number = Int(value), number > 0 else { throw invalid(key, value, "a positive integer") }
-            detector.anchorsPerCell = number
-        default:
-            throw failure("\(configFile): architecture.options.\(key) is not an option of reference-detector "
-                          + "(known: anchors_per_cell, backbone, fpn_channels, width_multiplier)")
-        }
-    }
-    return ReferenceDetector(configuration: detector).stateShapes()
 }
 
 struct WeightsSetThresholdsCommand: ParsableCommand {
@@ -128,37 +103,37 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
         guard output.standardizedFileURL != input.standardizedFileURL else {
             throw usageError("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
         }
-        let picked = try pickedThresholds(URL(fileURLWithPath: thresholds))
+        let picked = try reportingErrors { try pickedThresholds(thresholds) }
         let updated = try reportingErrors { () -> WeightsFile in
             let weights = try WeightsFile.read(contentsOf: input)
-            let updated = try weights.settingThresholds(picked, file: thresholds)
+            let updated = try weights.settingThresholds(try picked.headerThresholds(forClasses: weights.header.classes),
+                                                        file: output.relativePath)
             try updated.write(to: output)
             return updated
         }
-        print("wrote \(output.path) with thresholds for \(picked.count) of \(updated.header.classes.count) classes "
+        let set = updated.header.thresholds ?? []
+        print("wrote \(output.relativePath) with thresholds for \(set.count) of \(updated.header.classes.count) classes "
               + "(tensors unchanged):")
-        for threshold in picked {
+        for threshold in set {
             print("  \(threshold.className): confidence \(threshold.confidence), precision \(threshold.precision), "
                   + "recall \(threshold.recall), f1 \(threshold.f1) on \(threshold.split)")
+        }
+        let fellBack = picked.fallbackClasses
+        if !fellBack.isEmpty {
+            print("note: \(fellBack.joined(separator: ", ")): the strategy's target was not reached, so max-F1 picked the "
+                  + "confidence (fallback: true in \(thresholds)); the weights header keeps the confidence and its scores, "
+                  + "not the fallback flag")
         }
     }
 }
 
-
-/// The thresholds `screenlab thresholds pick` wrote (Evaluation's `ThresholdFile`), as header
-/// entries. Classes whose confidence is null (nothing detected on the pick split) get none.
-private func pickedThresholds(_ url: URL) throws -> [ClassThreshold] {
-    let file = try reportingErrors { try ThresholdFile.load(url) }
-    let split = file.pickedOn.split ?? file.pickedOn.dataset
-    return try file.classes.compactMap { entry in
-        guard let confidence = entry.confidence else { return nil }
-        guard let precision = entry.precision, let recall = entry.recall, let f1 = entry.f1 else {
-            throw failure("\(url.path): class \(entry.name) has a confidence but no precision, recall or f1; "
-                          + "pick the thresholds again with `screenlab thresholds pick`")
-        }
-        return ClassThreshold(className: entry.name, confidence: confidence, precision: precision, recall: recall, f1: f1,
-                              split: split)
-    }
+/// `thresholds.yaml` parsed by Evaluation's `ThresholdFile`, handed to Weights as plain rows.
+private func pickedThresholds(_ path: String) throws -> PickedThresholds {
+    let file = try ThresholdFile.load(URL(fileURLWithPath: path))
+    return PickedThresholds(file: path, dataset: file.pickedOn.dataset, split: file.pickedOn.split, rows: file.classes.map {
+        .init(className: $0.name, confidence: $0.confidence, precision: $0.precision, recall: $0.recall, f1: $0.f1,
+              fellBack: $0.fallback)
+    })
 }
 
 /// CPU time of this thread: on a busy machine wall time also counts waiting for a core.

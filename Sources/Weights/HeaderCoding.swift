@@ -30,14 +30,27 @@ extension WeightsHeader {
         return .object(members)
     }
 
+    /// The top-level keys and the version that introduced each (FORMAT.md, "Header").
+    static let topLevelKeys: [(key: String, since: FormatVersion)] = [
+        ("architecture", .v1_0), ("input", .v1_0), ("normalization", .v1_0), ("classes", .v1_0),
+        ("thresholds", .v1_0), ("provenance", .v1_0), ("training", .v1_1),
+    ]
+
     /// Decodes a header written in format `fileVersion` as a reader of `readerVersion`.
     static func decode(_ json: JSONValue, file: String, fileVersion: FormatVersion,
                        readerVersion: FormatVersion) throws -> WeightsHeader {
         let context = HeaderContext(file: file, skipsUnknownKeys: fileVersion > readerVersion)
         let root = try context.object(json, key: "header")
-        var known: Set<String> = ["architecture", "input", "normalization", "classes", "thresholds", "provenance"]
-        if readerVersion >= .v1_1 { known.insert("training") }
-        try root.checkKeys(known)
+        // A field exists in the versions from the one that introduced it, as far as both the
+        // file and this reader go: a 1.0 file carrying `training` is as wrong as a typo.
+        let version = min(fileVersion, readerVersion)
+        if !context.skipsUnknownKeys,
+           let late = topLevelKeys.first(where: { key in key.since > fileVersion && root.members.contains { $0.key == key.key } }) {
+            throw WeightsError.invalidHeader(file: file, key: late.key,
+                                             reason: "was introduced in format \(late.since) but the file says it is format "
+                                                 + "\(fileVersion); the writer must label such a file \(late.since) or later")
+        }
+        try root.checkKeys(Set(topLevelKeys.filter { $0.since <= version }.map(\.key)))
 
         let architectureObject = try context.object(try root.require("architecture"), key: "architecture")
         try architectureObject.checkKeys(["name", "options"])
@@ -65,7 +78,7 @@ extension WeightsHeader {
         let thresholds = try root.optional("thresholds").map { try decodeThresholds($0, context: context) }
         let provenance = try Provenance.decode(try root.require("provenance"), context: context)
         var training: TrainingInfo?
-        if readerVersion >= .v1_1, let value = root.optional("training") {
+        if version >= .v1_1, let value = root.optional("training") {
             let object = try context.object(value, key: "training")
             try object.checkKeys(["seed", "epochs", "config"])
             guard let seed = UInt64(try object.string("seed")) else {
@@ -117,16 +130,27 @@ extension WeightsHeader {
 
     private func validateThresholds(file: String) throws {
         guard let thresholds else { return }
+        let classIndex = Dictionary(classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
+        var previous: (name: String, index: Int)?
         for (index, threshold) in thresholds.enumerated() {
             let key = "thresholds[\(index)]"
-            guard classes.contains(threshold.className) else {
+            guard let position = classIndex[threshold.className] else {
                 throw WeightsError.invalidHeader(file: file, key: key + ".class",
                                                  reason: "\"\(threshold.className)\" is not one of the model's classes")
             }
             guard seen.insert(threshold.className).inserted else {
                 throw WeightsError.invalidHeader(file: file, key: key + ".class", reason: "\"\(threshold.className)\" has two thresholds")
             }
+            if let previous {
+                // Class order makes the file deterministic and lets a reader line thresholds up with outputs.
+                guard position > previous.index else {
+                    throw WeightsError.invalidHeader(file: file, key: key + ".class",
+                                                     reason: "\"\(threshold.className)\" (class \(position)) comes after \"\(previous.name)\" "
+                                                         + "(class \(previous.index)); thresholds must be in class order")
+                }
+            }
+            previous = (threshold.className, position)
             for (field, value) in [("confidence", threshold.confidence), ("precision", threshold.precision),
                                    ("recall", threshold.recall), ("f1", threshold.f1)] where !(0...1).contains(value) {
                 throw WeightsError.invalidHeader(file: file, key: key + "." + field, reason: "\(value) is not in [0, 1]")

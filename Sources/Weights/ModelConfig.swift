@@ -18,13 +18,11 @@ public struct ModelConfig: Equatable {
     }
 
     public static func load(contentsOf url: URL) throws -> ModelConfig {
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        let file = try ReadableFile(url)
+        guard let text = String(bytes: try file.readAll(after: []), encoding: .utf8) else {
+            throw WeightsError.unreadable(file: file.name, reason: "not UTF-8 text")
         }
-        return try parse(text, file: url.path)
+        return try parse(text, file: file.name)
     }
 
     public static func parse(_ text: String, file: String) throws -> ModelConfig {

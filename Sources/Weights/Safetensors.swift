@@ -53,27 +53,43 @@ public struct SafetensorsFile {
 
     public func write(to url: URL) throws { try AtomicFile.write(Data(encoded()), to: url) }
 
+    /// Reads a safetensors file: the 8-byte header length first, checked against the file
+    /// size (and against the signatures of files that are not safetensors), then the rest in
+    /// one read. Errors name the file as given (`url.relativePath`).
     public static func read(contentsOf url: URL) throws -> SafetensorsFile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        let file = try ReadableFile(url)
+        let prefix = try file.read(offset: 0, count: 8)
+        _ = try prefix.withUnsafeBytes { try headerLength($0, fileSize: file.size, file: file.name) }
+        let bytes = try file.readAll(after: prefix)
+        return try bytes.withUnsafeBytes { try decode($0, file: file.name) }
+    }
+
+    /// The header length from the first 8 bytes (`prefix` may hold more), checked against the
+    /// real `fileSize` before anything else is read.
+    static func headerLength(_ prefix: UnsafeRawBufferPointer, fileSize: Int, file: String) throws -> UInt64 {
+        if let kind = FileSignature.kind(of: prefix) {
+            let advice = kind.hasPrefix("a ScreenLab") ? "; `screenlab weights inspect` reads it as it is" : ""
+            throw WeightsError.invalidSafetensors(file: file, reason: "it is \(kind)\(advice)")
         }
-        return try data.withUnsafeBytes { try decode($0, file: url.path) }
+        var cursor = ByteCursor(prefix)
+        guard let headerLength = cursor.read(UInt64.self) else {
+            throw WeightsError.truncated(file: file, fileSize: fileSize, needed: 8, what: "safetensors header length")
+        }
+        guard headerLength <= maximumHeaderLength else {
+            throw WeightsError.invalidSafetensors(file: file, reason: "header length \(headerLength) exceeds 100 MB")
+        }
+        guard 8 + headerLength <= UInt64(fileSize) else {
+            throw WeightsError.truncated(file: file, fileSize: fileSize, needed: 8 + headerLength, what: "safetensors header")
+        }
+        return headerLength
     }
 
     /// Parses a safetensors file with every offset checked against the buffer before use.
     public static func decode(_ bytes: UnsafeRawBufferPointer, file: String) throws -> SafetensorsFile {
         func fail(_ reason: String) -> WeightsError { .invalidSafetensors(file: file, reason: reason) }
-        var cursor = ByteCursor(bytes)
-        guard let headerLength = cursor.read(UInt64.self) else {
-            throw WeightsError.truncated(file: file, fileSize: bytes.count, needed: 8, what: "safetensors header length")
-        }
-        guard headerLength <= maximumHeaderLength else { throw fail("header length \(headerLength) exceeds 100 MB") }
-        guard let headerBytes = cursor.take(Int(headerLength)) else {
-            throw WeightsError.truncated(file: file, fileSize: bytes.count, needed: 8 + headerLength, what: "safetensors header")
-        }
+        let headerLength = try headerLength(bytes, fileSize: bytes.count, file: file)
+        // In bounds: headerLength checked 8 + headerLength <= bytes.count.
+        let headerBytes = UnsafeRawBufferPointer(rebasing: bytes[8..<(8 + Int(headerLength))])
         let buffer = UnsafeRawBufferPointer(rebasing: bytes[(8 + Int(headerLength))...])
         let json: JSONValue
         do {

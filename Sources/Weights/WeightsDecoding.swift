@@ -36,33 +36,51 @@ extension WeightsFormat {
         return Tensor(shape: shape, storage: storage)
     }
 
-    /// Preamble, header and tensor table, checked; tensor data is not read.
-    static func decodeLayout(_ bytes: UnsafeRawBufferPointer, file: String,
-                             readerVersion: FormatVersion) throws -> (WeightsLayout, WeightsHeader) {
+    /// The 64-byte preamble's fields, checked against the size of the whole file.
+    struct Preamble {
+        var version: FormatVersion
+        var fileSize: UInt64
+        var headerLength: UInt64
+        var tensorCount: UInt64
+        var tableLength: UInt64
+        var dataOffset: UInt64
+        var metadataChecksum: UInt32
+    }
+
+    /// Checks magic, version, preamble CRC and the declared file length against `fileSize`,
+    /// the real size: `bytes` need only hold the file's first 64 bytes (fewer when it is
+    /// shorter), so a file reader can refuse a wrong or damaged file before reading the rest.
+    static func decodePreamble(_ bytes: UnsafeRawBufferPointer, fileSize actualSize: Int, file: String,
+                               readerVersion: FormatVersion) throws -> Preamble {
         let version = try decodeVersion(bytes, file: file, readerVersion: readerVersion)
-        var cursor = ByteCursor(bytes, at: 12)
         guard bytes.count >= preambleSize else {
-            throw WeightsError.truncated(file: file, fileSize: bytes.count, needed: UInt64(preambleSize), what: "64-byte preamble")
+            throw WeightsError.truncated(file: file, fileSize: actualSize, needed: UInt64(preambleSize), what: "64-byte preamble")
         }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
         let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<60]))
         guard stored == computed else { throw WeightsError.preambleChecksumMismatch(file: file, stored: stored, computed: computed) }
         // The 64 bytes exist, so these reads cannot fail.
-        _ = cursor.read(UInt32.self)
-        let fileSize = cursor.read(UInt64.self)!
-        let headerLength = cursor.read(UInt64.self)!
-        let tensorCount = cursor.read(UInt64.self)!
-        let tableLength = cursor.read(UInt64.self)!
-        let dataOffset = cursor.read(UInt64.self)!
-        let metadataChecksum = cursor.read(UInt32.self)!
-
-        if UInt64(bytes.count) < fileSize {
-            throw WeightsError.truncated(file: file, fileSize: bytes.count, needed: fileSize, what: "file (as its preamble declares)")
+        var cursor = ByteCursor(bytes, at: 16)
+        let preamble = Preamble(version: version, fileSize: cursor.read(UInt64.self)!, headerLength: cursor.read(UInt64.self)!,
+                                tensorCount: cursor.read(UInt64.self)!, tableLength: cursor.read(UInt64.self)!,
+                                dataOffset: cursor.read(UInt64.self)!, metadataChecksum: cursor.read(UInt32.self)!)
+        if UInt64(actualSize) < preamble.fileSize {
+            throw WeightsError.truncated(file: file, fileSize: actualSize, needed: preamble.fileSize, what: "file (as its preamble declares)")
         }
-        if UInt64(bytes.count) > fileSize { throw WeightsError.trailingBytes(file: file, fileSize: bytes.count, declared: fileSize) }
+        if UInt64(actualSize) > preamble.fileSize {
+            throw WeightsError.trailingBytes(file: file, fileSize: actualSize, declared: preamble.fileSize)
+        }
+        return preamble
+    }
+
+    /// Preamble, header and tensor table, checked; tensor data is not read.
+    static func decodeLayout(_ bytes: UnsafeRawBufferPointer, file: String,
+                             readerVersion: FormatVersion) throws -> (WeightsLayout, WeightsHeader) {
+        let preamble = try decodePreamble(bytes, fileSize: bytes.count, file: file, readerVersion: readerVersion)
+        let (headerLength, tableLength, dataOffset) = (preamble.headerLength, preamble.tableLength, preamble.dataOffset)
         guard let metadata = bytes.slice(offset: UInt64(preambleSize), count: headerLength &+ tableLength),
               headerLength <= UInt64(bytes.count), tableLength <= UInt64(bytes.count),
-              UInt64(preambleSize) + headerLength + tableLength <= dataOffset, dataOffset <= fileSize
+              UInt64(preambleSize) + headerLength + tableLength <= dataOffset, dataOffset <= preamble.fileSize
         else {
             throw WeightsError.invalidLayout(file: file, reason: "header (\(headerLength) bytes) and tensor table (\(tableLength) bytes) "
                 + "do not fit between byte 64 and the data at \(dataOffset) in a file of \(bytes.count) bytes")
@@ -71,8 +89,8 @@ extension WeightsFormat {
             throw WeightsError.invalidLayout(file: file, reason: "data offset \(dataOffset) is not a multiple of 64")
         }
         let metadataComputed = CRC32.checksum(metadata)
-        guard metadataComputed == metadataChecksum else {
-            throw WeightsError.metadataChecksumMismatch(file: file, stored: metadataChecksum, computed: metadataComputed)
+        guard metadataComputed == preamble.metadataChecksum else {
+            throw WeightsError.metadataChecksumMismatch(file: file, stored: preamble.metadataChecksum, computed: metadataComputed)
         }
         let headerBytes = UnsafeRawBufferPointer(rebasing: metadata[0..<Int(headerLength)])
         let json: JSONValue
@@ -81,11 +99,11 @@ extension WeightsFormat {
         } catch let error as JSONParseError {
             throw WeightsError.invalidHeader(file: file, key: "header", reason: "invalid JSON at header byte \(error.offset): \(error.reason)")
         }
-        let header = try WeightsHeader.decode(json, file: file, fileVersion: version, readerVersion: readerVersion)
+        let header = try WeightsHeader.decode(json, file: file, fileVersion: preamble.version, readerVersion: readerVersion)
         let table = UnsafeRawBufferPointer(rebasing: metadata[Int(headerLength)...])
-        let entries = try decodeTable(table, count: tensorCount, dataOffset: dataOffset, fileSize: bytes.count, file: file,
-                                      skipsUnknownFields: version > readerVersion)
-        let layout = WeightsLayout(version: version, fileSize: bytes.count, headerByteCount: Int(headerLength),
+        let entries = try decodeTable(table, count: preamble.tensorCount, dataOffset: dataOffset, fileSize: bytes.count, file: file,
+                                      skipsUnknownFields: preamble.version > readerVersion)
+        let layout = WeightsLayout(version: preamble.version, fileSize: bytes.count, headerByteCount: Int(headerLength),
                                    dataOffset: dataOffset, entries: entries)
         return (layout, header)
     }

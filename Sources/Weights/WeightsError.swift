@@ -34,8 +34,9 @@ public enum WeightsError: Error, Equatable, CustomStringConvertible {
             return "\(file): cannot read: \(reason)"
         case let .badMagic(file, found):
             let hex = found.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
-            return "\(file): not a ScreenLab weights file (first bytes \(hex), expected \"SLWT\\r\\n\\x1A\\n\"); "
-                + "for a safetensors file use `screenlab weights import --safetensors`"
+            let start = "first bytes \(hex), expected \"SLWT\\r\\n\\x1A\\n\""
+            if let kind = FileSignature.kind(of: found) { return "\(file): this is \(kind), not a ScreenLab weights file (\(start))" }
+            return "\(file): not a ScreenLab weights file (\(start)); for a safetensors file use `screenlab weights import --safetensors`"
         case let .truncated(file, fileSize, needed, what):
             return "\(file): truncated at byte \(fileSize): the \(what) needs \(needed) bytes; the copy is incomplete, copy the file again"
         case let .trailingBytes(file, fileSize, declared):
@@ -78,7 +79,7 @@ public enum WeightsError: Error, Equatable, CustomStringConvertible {
         case let .invalidConfig(file, key, reason):
             return "\(file): model config key \"\(key)\": \(reason)"
         case let .invalidThresholds(file, key, reason):
-            return "\(file): thresholds key \"\(key)\": \(reason)"
+            return "\(file): \(key): \(reason)"
         case let .invalidContent(file, reason):
             return "\(file): cannot write: \(reason)"
         }
@@ -90,7 +91,8 @@ private func hex(_ value: UInt32) -> String {
     return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
 }
 
-private func listed(_ names: [String]) -> String {
+/// Up to five names, then how many more.
+func listed(_ names: [String]) -> String {
     let shown = names.prefix(5).joined(separator: ", ")
     return names.count > 5 ? shown + ", … (\(names.count - 5) more)" : shown
 }

@@ -74,42 +74,51 @@ public enum TensorDType: UInt8, Sendable, CustomStringConvertible {
 }
 
 extension WeightsFile {
-    /// Reads and fully checks a weights file: one read, every offset and length checked against
-    /// the file size before use, every checksum verified. (Not memory-mapped: a file truncated in
-    /// place by another program while mapped would kill the process with SIGBUS; reading 5 MB
-    /// costs about a millisecond.)
+    /// Reads and fully checks a weights file. The 64-byte preamble is read and checked first
+    /// (magic, version, checksum, declared length against the real size), so a file that is
+    /// not weights, or is truncated, is refused without reading it; then the rest in one read,
+    /// every offset and length checked against the file size before use, every checksum
+    /// verified. (Not memory-mapped: a file truncated in place by another program while mapped
+    /// would kill the process with SIGBUS; reading 5 MB costs about a millisecond.) Errors
+    /// name the file as given (`url.relativePath`).
     public static func read(contentsOf url: URL, readerVersion: FormatVersion = .current) throws -> WeightsFile {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw WeightsError.unreadable(file: url.path, reason: (error as NSError).localizedDescription)
+        let file = try ReadableFile(url)
+        let preamble = try file.read(offset: 0, count: WeightsFormat.preambleSize)
+        _ = try preamble.withUnsafeBytes {
+            try WeightsFormat.decodePreamble($0, fileSize: file.size, file: file.name, readerVersion: readerVersion)
         }
-        return try data.withUnsafeBytes { try WeightsFormat.decode($0, file: url.path, readerVersion: readerVersion) }
+        let bytes = try file.readAll(after: preamble)
+        return try bytes.withUnsafeBytes { try WeightsFormat.decode($0, file: file.name, readerVersion: readerVersion) }
     }
 
     /// Reads a file and checks it against the model's tensor names and shapes.
     public static func load(contentsOf url: URL, expectedShapes: [String: [Int]]) throws -> WeightsFile {
         let weights = try read(contentsOf: url)
-        try weights.validate(expectedShapes: expectedShapes, file: url.path)
+        try weights.validate(expectedShapes: expectedShapes, file: url.relativePath)
         return weights
     }
 
     /// Writes the file atomically (temporary file, fsync, rename), in the oldest format
     /// version that holds its header so older ScreenLabs can read it.
     public func write(to url: URL) throws {
-        let bytes = try WeightsFormat.encode(self, file: url.path)
+        let bytes = try WeightsFormat.encode(self, file: url.relativePath)
         try AtomicFile.write(Data(bytes), to: url)
     }
 
-    /// The same weights (tensors shared, not copied) with new thresholds, validated against
-    /// the class list (errors index `thresholds` as given) and stored in class order.
+    /// The same weights (tensors shared, not copied) with new thresholds, stored in class
+    /// order (the order FORMAT.md requires) and validated. A class the model does not have is
+    /// reported at its index in `thresholds` as given.
     public func settingThresholds(_ thresholds: [ClassThreshold]?, file: String) throws -> WeightsFile {
+        let classIndex = Dictionary(header.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, threshold) in (thresholds ?? []).enumerated() where classIndex[threshold.className] == nil {
+            throw WeightsError.invalidHeader(file: file, key: "thresholds[\(index)].class",
+                                             reason: "\"\(threshold.className)\" is not one of the model's classes")
+        }
         var copy = WeightsFile(header: header, tensors: tensors)
-        copy.header.thresholds = thresholds
+        copy.header.thresholds = thresholds?.enumerated()
+            .sorted { (classIndex[$0.element.className]!, $0.offset) < (classIndex[$1.element.className]!, $1.offset) }
+            .map(\.element)
         try copy.header.validate(file: file)
-        let classOrder = Dictionary(header.classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        copy.header.thresholds = thresholds?.sorted { classOrder[$0.className, default: 0] < classOrder[$1.className, default: 0] }
         return copy
     }
 }

@@ -60,10 +60,12 @@ final class VersionFixtureTests: XCTestCase {
     }
 
     func testVersion1_1FixtureLoads() throws {
-        let loaded = try decode(try fixture("weights-v1.1"))
+        let bytes = try fixture("weights-v1.1")
+        let loaded = try decode(bytes)
         XCTAssertEqual(loaded.layout?.version, FormatVersion(1, 1))
         XCTAssertEqual(loaded.header, Self.v1_1Content().header)
         assertSameTensors(loaded, Self.v1_1Content())
+        XCTAssertEqual(try WeightsFormat.encode(Self.v1_1Content(), file: "x"), bytes)
     }
 
     /// A 1.0 reader opens the 1.1 file: it skips the `training` field it does not know.
@@ -76,6 +78,26 @@ final class VersionFixtureTests: XCTestCase {
         // But a 1.0 file carrying that field is corrupt for a 1.0 reader.
         let raw = RawLayout(bytes: try fixture("weights-v1.1"))
         XCTAssertThrowsError(try decode(raw.rebuilt(version: .v1_0), readerVersion: .v1_0)) { error in
+            guard case .invalidHeader(_, "training", _)? = error as? WeightsError else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// A file labelled 1.0 that carries the 1.1-only `training` field is refused by every
+    /// reader (a field is allowed from the version that introduced it, judged by the file's
+    /// label, not the reader's), naming the key and both versions.
+    func testFieldNewerThanTheFilesOwnVersionIsRefused() throws {
+        let mislabelled = RawLayout(bytes: try fixture("weights-v1.1")).rebuilt(version: .v1_0)
+        for reader in [FormatVersion.v1_0, .v1_1, .current] {
+            XCTAssertThrowsError(try decode(mislabelled, readerVersion: reader), "reader \(reader)") { error in
+                guard case let .invalidHeader(_, key, reason)? = error as? WeightsError else { return XCTFail("\(error)") }
+                XCTAssertEqual(key, "training")
+                XCTAssertTrue(reason.contains("introduced in format 1.1") && reason.contains("format 1.0"), reason)
+            }
+        }
+        // Even as JSON null (which otherwise counts as absent).
+        let raw = RawLayout(bytes: try fixture("weights-v1.0"))
+        let withNull = raw.headerJSON.replacingOccurrences(of: "\"provenance\":", with: "\"training\":null,\"provenance\":")
+        XCTAssertThrowsError(try decode(raw.rebuilt(header: withNull))) { error in
             guard case .invalidHeader(_, "training", _)? = error as? WeightsError else { return XCTFail("\(error)") }
         }
     }

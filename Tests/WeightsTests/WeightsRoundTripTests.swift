@@ -79,6 +79,27 @@ final class WeightsRoundTripTests: XCTestCase {
         }
     }
 
+    /// FORMAT.md: thresholds are stored in class order; a file that lists them otherwise is
+    /// refused by the reader (and the writer never produces one).
+    func testReaderRefusesThresholdsOutOfClassOrder() throws {
+        let raw = RawLayout(bytes: try Sample.encoded(Sample.file(header: Sample.header(thresholds: Sample.thresholds))))
+        let json = raw.headerJSON
+        let button = try XCTUnwrap(json.range(of: #"{"class":"Button""#))
+        let icon = try XCTUnwrap(json.range(of: #"{"class":"Icon""#))
+        let buttonEntry = String(json[button.lowerBound..<json.index(before: icon.lowerBound)])
+        let iconEntry = String(json[icon.lowerBound...].prefix { $0 != "}" }) + "}"
+        let swapped = json.replacingOccurrences(of: buttonEntry + "," + iconEntry, with: iconEntry + "," + buttonEntry)
+        XCTAssertNotEqual(swapped, json)
+        XCTAssertThrowsError(try decode(raw.rebuilt(header: swapped))) { error in
+            XCTAssertEqual(error as? WeightsError, .invalidHeader(
+                file: "sample.slw", key: "thresholds[1].class",
+                reason: "\"Button\" (class 0) comes after \"Icon\" (class 2); thresholds must be in class order"))
+        }
+        var header = Sample.header(thresholds: Sample.thresholds)
+        header.thresholds?.reverse()
+        XCTAssertThrowsError(try Sample.encoded(Sample.file(header: header)), "the writer runs the same check")
+    }
+
     func testValidateAgainstModelShapesReportsFirstProblem() throws {
         let weights = Sample.file()
         var expected = Dictionary(weights.tensors.map { ($0.name, $0.tensor.shape) }, uniquingKeysWith: { a, _ in a })
