@@ -109,7 +109,7 @@ private func modelStateShapes(for config: ModelConfig, configFile: String) throw
                           + "(known: anchors_per_cell, backbone, fpn_channels, width_multiplier)")
         }
     }
-    return ReferenceDetector(configuration: detector).stateShapes()
+    return try ReferenceDetector(configuration: detector).stateShapes()
 }
 
 struct WeightsSetThresholdsCommand: ParsableCommand {
