@@ -75,6 +75,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "SystemLibrariesTests", dependencies: ["CBLAS", "CPNG", "CTurboJPEG", "CSQLite"]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),

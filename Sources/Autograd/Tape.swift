@@ -9,7 +9,8 @@ import Tensor
 /// frees everything. There is no global state — a non-recording tape is the no-grad mode.
 public final class Tape {
     public let isRecording: Bool
-    /// When set, forward and backward time is accumulated per op kind (for `bench engine`).
+    /// When set, forward and backward time is accumulated per layer role (see `profiled(as:)`),
+    /// or per op kind for ops run outside any labelled layer (for `bench engine`).
     public var profile: OpProfile?
 
     /// Gradient of an op's output → gradients of its inputs (nil where `needed` is false).
@@ -17,6 +18,8 @@ public final class Tape {
 
     struct Record {
         let kind: OpKind
+        /// The layer role the op ran under when profiling (nil otherwise).
+        let label: String?
         let output: Int
         let inputs: [Int]
         let pullback: Pullback
@@ -25,6 +28,9 @@ public final class Tape {
     private var records: [Record?] = []
     private var parameterLeaves: [(id: Int, parameter: Parameter)] = []
     private var slotCount = 0
+    /// Set by the first `backward`, which consumes the records.
+    private var isConsumed = false
+    private var currentLabel: String?
 
     public init(recording: Bool = true) { isRecording = recording }
 
@@ -56,32 +62,52 @@ public final class Tape {
     public func record(_ kind: OpKind, inputs: [Variable], output: Tensor, pullback: @escaping Pullback) -> Variable {
         guard isRecording, inputs.contains(where: { $0.id >= 0 }) else { return constant(output) }
         let id = newSlot()
-        records.append(Record(kind: kind, output: id, inputs: inputs.map(\.id), pullback: pullback))
+        records.append(Record(kind: kind, label: currentLabel, output: id, inputs: inputs.map(\.id), pullback: pullback))
         return Variable(value: output, tape: self, id: id)
     }
 
-    /// Runs `body` and charges its time to `kind` when profiling.
+    /// Runs `body` with the ops it records charged to `label` in the profile, forward and
+    /// backward (a layer's role, e.g. "pointwise 1×1"). A nil label keeps the enclosing one,
+    /// so a block can label everything inside it that its layers do not label themselves.
+    /// Without a profile this is just `body()`.
+    @inline(__always)
+    public func profiled<T>(as label: String?, _ body: () throws -> T) rethrows -> T {
+        guard profile != nil, let label else { return try body() }
+        let outer = currentLabel
+        currentLabel = label
+        defer { currentLabel = outer }
+        return try body()
+    }
+
+    /// Runs `body` and charges its time to the current label (or `kind`) when profiling.
     @inline(__always)
     public func timed<T>(_ kind: OpKind, _ body: () throws -> T) rethrows -> T {
         guard let profile else { return try body() }
         let start = DispatchTime.now().uptimeNanoseconds
-        defer { profile.add(kind, forward: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+        defer { profile.add(currentLabel ?? kind.rawValue, forward: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
         return try body()
     }
 
-    /// Back-propagates from `output` (a scalar unless `seed` is given), accumulates into
-    /// parameters' gradients, and returns the gradients of leaves. Records are released as
-    /// they are consumed, so activations are freed during the backward pass; the tape cannot
-    /// be differentiated twice.
+    /// Back-propagates from `output` (a scalar unless `seed`, shaped like `output`, is given),
+    /// accumulates into parameters' gradients, and returns the gradients of leaves. Records
+    /// are released as they are consumed, so activations are freed during the backward pass;
+    /// a second `backward` on the same tape therefore throws (record the graph again on a new tape).
     @discardableResult
     public func backward(_ output: Variable, seed: Tensor? = nil) throws -> Gradients {
         guard output.tape === self else { throw TensorError.invalidArgument(op: "backward", reason: "variable belongs to another tape") }
+        guard !isConsumed else {
+            throw TensorError.invalidArgument(op: "backward", reason: "this tape was already differentiated and its records released; record the forward pass on a new Tape to differentiate again")
+        }
         guard output.id >= 0 else { throw TensorError.invalidArgument(op: "backward", reason: "output does not depend on any parameter or leaf") }
+        if let seed, seed.shape != output.shape {
+            throw TensorError.shapeMismatch(op: "backward", shapes: [seed.shape, output.shape], reason: "the seed (first) must have the output's shape (second)")
+        }
         if seed == nil, output.value.count != 1 {
             throw TensorError.shapeMismatch(op: "backward", shapes: [output.shape], reason: "backward without a seed needs a scalar output")
         }
+        isConsumed = true
         var gradients = [Tensor?](repeating: nil, count: slotCount)
-        gradients[output.id] = seed ?? Tensor(repeating: 1, shape: output.shape)
+        gradients[output.id] = seed ?? Tensor(shape: output.shape, storage: TensorStorage(repeating: 1, count: 1))
         for index in stride(from: records.count - 1, through: 0, by: -1) {
             guard let record = records[index] else { continue }
             records[index] = nil
@@ -90,12 +116,13 @@ public final class Tape {
             let needed = record.inputs.map { $0 >= 0 }
             let start = profile == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             let inputGradients = try record.pullback(gradOutput, needed)
-            if let profile { profile.add(record.kind, forward: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+            if let profile { profile.add(record.label ?? record.kind.rawValue, forward: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
             for (slot, gradient) in zip(record.inputs, inputGradients) where slot >= 0 {
                 guard let gradient else { continue }
                 Tape.accumulate(gradient, into: &gradients[slot])
             }
         }
+        records.removeAll()
         for (id, parameter) in parameterLeaves {
             guard let gradient = gradients[id] else { continue }
             if parameter.gradient == nil { parameter.gradient = gradient } else { Tape.accumulate(gradient, into: &parameter.gradient) }
@@ -118,23 +145,4 @@ public final class Tape {
 public struct Gradients {
     let values: [Tensor?]
     public subscript(_ variable: Variable) -> Tensor? { variable.id >= 0 && variable.id < values.count ? values[variable.id] : nil }
-}
-
-/// Time per op kind, forward and backward, accumulated over a profiled run.
-public final class OpProfile {
-    public private(set) var forwardNanoseconds: [OpKind: UInt64] = [:]
-    public private(set) var backwardNanoseconds: [OpKind: UInt64] = [:]
-    public private(set) var calls: [OpKind: Int] = [:]
-    public init() {}
-
-    func add(_ kind: OpKind, forward: Bool, nanoseconds: UInt64) {
-        if forward {
-            forwardNanoseconds[kind, default: 0] += nanoseconds
-            calls[kind, default: 0] += 1
-        } else {
-            backwardNanoseconds[kind, default: 0] += nanoseconds
-        }
-    }
-
-    public func reset() { forwardNanoseconds = [:]; backwardNanoseconds = [:]; calls = [:] }
 }

@@ -1,17 +1,18 @@
 import Autograd
 import NN
 import Support
+import Tensor
 
 /// Depthwise 3×3 + BN + ReLU6, then pointwise 1×1 + BN + ReLU6 (MobileNetV1's block).
 public final class DepthwiseSeparableBlock: Module, Layer {
     public let depthwise: ConvBatchNormActivation
     public let pointwise: ConvBatchNormActivation
 
-    public init(inputChannels: Int, outputChannels: Int, stride: Int, rng: inout SeededRandom) {
-        depthwise = ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: inputChannels, kernelSize: 3,
-                                                         stride: stride, groups: inputChannels, bias: false, rng: &rng))
-        pointwise = ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: 1,
-                                                         bias: false, rng: &rng))
+    public init(inputChannels: Int, outputChannels: Int, stride: Int, rng: inout SeededRandom) throws {
+        depthwise = try ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: inputChannels, kernelSize: 3,
+                                                             stride: stride, groups: inputChannels, bias: false, rng: &rng))
+        pointwise = try ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: outputChannels, kernelSize: 1,
+                                                             bias: false, rng: &rng))
     }
 
     public override var children: [(name: String, module: Module)] { [("depthwise", depthwise), ("pointwise", pointwise)] }
@@ -35,13 +36,18 @@ public final class MobileNetV1: Module {
         (1024, 2), (1024, 1),
     ]
 
-    public init(widthMultiplier: Double, rng: inout SeededRandom) {
+    /// Throws when `widthMultiplier` leaves a layer without channels (below 1/32).
+    public init(widthMultiplier: Double, rng: inout SeededRandom) throws {
         func scaled(_ c: Int) -> Int { Int(Double(c) * widthMultiplier) }
-        stem = ConvBatchNormActivation(conv: Conv2d(inputChannels: 3, outputChannels: scaled(32), kernelSize: 3, stride: 2, bias: false, rng: &rng))
+        guard widthMultiplier.isFinite, scaled(32) >= 1 else {
+            throw TensorError.invalidArgument(op: "MobileNetV1", reason: "width multiplier \(widthMultiplier) leaves the stem with \(scaled(32)) channels; use at least 1/32")
+        }
+        stem = try ConvBatchNormActivation(conv: Conv2d(inputChannels: 3, outputChannels: scaled(32), kernelSize: 3, stride: 2, bias: false, rng: &rng))
+        stem.conv.profileLabel = "stem 3×3 s2"
         var layers: [DepthwiseSeparableBlock] = []
         var channels = scaled(32)
         for (c, s) in MobileNetV1.blocks {
-            layers.append(DepthwiseSeparableBlock(inputChannels: channels, outputChannels: scaled(c), stride: s, rng: &rng))
+            layers.append(try DepthwiseSeparableBlock(inputChannels: channels, outputChannels: scaled(c), stride: s, rng: &rng))
             channels = scaled(c)
         }
         stage3 = Sequential(Array(layers[0..<5]))

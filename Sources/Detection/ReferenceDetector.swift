@@ -1,15 +1,19 @@
 import Autograd
 import NN
 import Support
+import Tensor
 
 /// Feature pyramid on strides 8/16/32: 1×1 laterals, nearest-2× top-down sums, 3×3 outputs.
 public final class FeaturePyramid: Module {
     public let lateral: [Conv2d]
     public let output: [Conv2d]
 
-    public init(inputChannels: [Int], channels: Int, rng: inout SeededRandom) {
-        lateral = inputChannels.map { Conv2d(inputChannels: $0, outputChannels: channels, kernelSize: 1, rng: &rng) }
-        output = inputChannels.map { _ in Conv2d(inputChannels: channels, outputChannels: channels, kernelSize: 3, rng: &rng) }
+    public init(inputChannels: [Int], channels: Int, rng: inout SeededRandom) throws {
+        lateral = try inputChannels.map { try Conv2d(inputChannels: $0, outputChannels: channels, kernelSize: 1, rng: &rng) }
+        output = try inputChannels.map { _ in try Conv2d(inputChannels: channels, outputChannels: channels, kernelSize: 3, rng: &rng) }
+        super.init()
+        lateral.forEach { $0.profileLabel = "FPN lateral 1×1" }
+        output.forEach { $0.profileLabel = "FPN output 3×3" }
     }
 
     public override var children: [(name: String, module: Module)] {
@@ -18,8 +22,11 @@ public final class FeaturePyramid: Module {
 
     public func callAsFunction(_ c3: Variable, _ c4: Variable, _ c5: Variable) throws -> [Variable] {
         let p5 = try lateral[2](c5)
-        let p4 = try lateral[1](c4) + p5.upsampledNearest2x()
-        let p3 = try lateral[0](c3) + p4.upsampledNearest2x()
+        // The laterals carry their own label; what remains here is the top-down sum.
+        let (p4, p3) = try c5.tape.profiled(as: "FPN upsample+add") {
+            let p4 = try lateral[1](c4) + p5.upsampledNearest2x()
+            return (p4, try lateral[0](c3) + p4.upsampledNearest2x())
+        }
         return [try output[0](p3), try output[1](p4), try output[2](p5)]
     }
 }
@@ -29,14 +36,20 @@ public final class DetectionHead: Module {
     public let conv1: Conv2d
     public let conv2: Conv2d
 
-    public init(channels: Int, outputs: Int, rng: inout SeededRandom) {
-        conv1 = Conv2d(inputChannels: channels, outputChannels: channels, kernelSize: 3, rng: &rng)
-        conv2 = Conv2d(inputChannels: channels, outputChannels: outputs, kernelSize: 3, rng: &rng)
+    public init(channels: Int, outputs: Int, rng: inout SeededRandom) throws {
+        conv1 = try Conv2d(inputChannels: channels, outputChannels: channels, kernelSize: 3, rng: &rng)
+        conv2 = try Conv2d(inputChannels: channels, outputChannels: outputs, kernelSize: 3, rng: &rng)
+        super.init()
+        conv1.profileLabel = "head 3×3 + ReLU"
+        conv2.profileLabel = "head output 3×3"
     }
 
     public override var children: [(name: String, module: Module)] { [("conv1", conv1), ("conv2", conv2)] }
 
-    public func callAsFunction(_ x: Variable) throws -> Variable { try conv2(conv1(x).relu()) }
+    public func callAsFunction(_ x: Variable) throws -> Variable {
+        let hidden = try conv1.profiled(on: x.tape) { try conv1(x).relu() }
+        return try conv2(hidden)
+    }
 }
 
 /// The reference UI-element detector: MobileNetV1 (width 0.5) + FPN (64 channels) + shared head.
@@ -46,19 +59,27 @@ public final class ReferenceDetector: Module {
     public let fpn: FeaturePyramid
     public let head: DetectionHead
 
-    public init(configuration: DetectorConfiguration = .reference, seed: UInt64 = 0) {
+    /// Throws, naming the field, when the configuration cannot make a model.
+    public init(configuration: DetectorConfiguration = .reference, seed: UInt64 = 0) throws {
+        try configuration.validate()
         var rng = SeededRandom(seed: seed)
         self.configuration = configuration
-        backbone = MobileNetV1(widthMultiplier: configuration.widthMultiplier, rng: &rng)
-        fpn = FeaturePyramid(inputChannels: backbone.outputChannels, channels: configuration.fpnChannels, rng: &rng)
-        head = DetectionHead(channels: configuration.fpnChannels,
-                             outputs: configuration.anchorsPerCell * configuration.outputsPerAnchor, rng: &rng)
+        backbone = try MobileNetV1(widthMultiplier: configuration.widthMultiplier, rng: &rng)
+        fpn = try FeaturePyramid(inputChannels: backbone.outputChannels, channels: configuration.fpnChannels, rng: &rng)
+        head = try DetectionHead(channels: configuration.fpnChannels,
+                                 outputs: configuration.anchorsPerCell * configuration.outputsPerAnchor, rng: &rng)
     }
 
     public override var children: [(name: String, module: Module)] { [("backbone", backbone), ("fpn", fpn), ("head", head)] }
 
     /// Raw head outputs per level: [N, A·(K+4), H/s, W/s] for s = 8, 16, 32.
+    /// Throws unless `images` is [N, 3, H, W] with H and W multiples of 32 (the coarsest stride).
     public func callAsFunction(_ images: Variable) throws -> [Variable] {
+        let stride = DetectorConfiguration.strides.last!
+        let shape = images.shape
+        guard shape.count == 4, shape[1] == 3, shape[2] > 0, shape[3] > 0, shape[2] % stride == 0, shape[3] % stride == 0 else {
+            throw TensorError.shapeMismatch(op: "ReferenceDetector", shapes: [shape], reason: "expected images [N, 3, H, W] with H and W positive multiples of \(stride)")
+        }
         let (c3, c4, c5) = try backbone(images)
         return try fpn(c3, c4, c5).map { try head($0) }
     }

@@ -20,7 +20,7 @@ extension ReferenceDetector {
         guard architecture == architectureName else { return nil }
         let configuration = try DetectorConfiguration(referenceDetectorOptions: options, classCount: classCount)
         // Shapes do not depend on the seed or the input size.
-        return ReferenceDetector(configuration: configuration).stateShapes()
+        return try ReferenceDetector(configuration: configuration).stateShapes()
     }
 }
 

@@ -3,8 +3,9 @@ import CBLAS
 /// Row-major single-precision matrix product on OpenBLAS.
 public enum GEMM {
     /// Below this many multiply-adds a GEMM is not split across workers: the dispatch costs
-    /// more than it saves. (A var so tests can force splitting on small shapes.)
-    static var splitThreshold = 1 << 21
+    /// more than it saves. Task-local rather than global, so a test can force splitting on
+    /// small shapes for its own scope (`GEMM.$splitThreshold.withValue(1) { … }`).
+    @TaskLocal static var splitThreshold = 1 << 21
 
     /// `C = alpha · op(A) · op(B) + beta · C`, all row-major; op(A) is m×k, op(B) k×n.
     ///

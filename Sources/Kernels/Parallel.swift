@@ -15,10 +15,14 @@ import Foundation
 /// (or row) blocks by `GEMM.multiply`. So BLAS threads never nest inside ours and never
 /// busy-wait while our workers run.
 public enum Parallel {
+    /// A process-wide setting like OMP_NUM_THREADS (the one deliberate global of the kernels):
+    /// behind a lock, so data-loader threads may run kernels while the main thread sets it.
+    /// Each kernel call reads it once and sizes its partition from that value.
     private static var storedThreadCount: Int = {
         configureBLAS
         return max(1, ProcessInfo.processInfo.activeProcessorCount)
     }()
+    private static let threadCountLock = NSLock()
 
     /// True on a thread that is running a chunk of a multi-worker `forEachChunk`: nested
     /// parallel calls (including GEMM splitting) then run inline on that worker. Kept per
@@ -35,11 +39,17 @@ public enum Parallel {
     static let configureBLAS: Void = { openblas_set_num_threads(1) }()
 
     /// Worker threads used by the kernels (≥ 1). Default: the number of active processors.
-    /// Set it from one thread before starting work, not while kernels run.
+    /// Safe to read and set from any thread; a kernel already running keeps the count it started with.
     public static var threadCount: Int {
-        get { storedThreadCount }
+        get {
+            threadCountLock.lock()
+            defer { threadCountLock.unlock() }
+            return storedThreadCount
+        }
         set {
             configureBLAS
+            threadCountLock.lock()
+            defer { threadCountLock.unlock() }
             storedThreadCount = max(1, newValue)
         }
     }
@@ -58,8 +68,14 @@ public enum Parallel {
 
     /// Calls `body(range, worker)` once per chunk, concurrently when there are several.
     public static func forEachChunk(_ count: Int, _ body: (Range<Int>, _ worker: Int) -> Void) {
-        let workers = workerCount(for: count)
-        if workers == 0 { return }
+        forEachChunk(count, workers: workerCount(for: count), body)
+    }
+
+    /// As above with a worker count the caller already chose (and sized per-worker buffers
+    /// with): the partition cannot change under it if `threadCount` is set meanwhile.
+    public static func forEachChunk(_ count: Int, workers: Int, _ body: (Range<Int>, _ worker: Int) -> Void) {
+        let workers = min(workers, count)
+        if workers <= 0 { return }
         if workers == 1 { body(0..<count, 0); return }
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let outer = pthread_getspecific(regionKey)

@@ -12,7 +12,18 @@ public final class Buffer {
 open class Module {
     public private(set) var isTraining = true
 
+    /// The layer role this module's ops are charged to when a tape is profiled (the per-layer
+    /// table of `bench engine`), e.g. "pointwise 1×1". Nil keeps the enclosing module's label
+    /// (or, outside any, the op kind). Layers that record ops honour it via `profiled(on:)`.
+    public var profileLabel: String?
+
     public init() {}
+
+    /// Runs a forward body with its ops charged to `profileLabel` when `tape` is profiled.
+    @inline(__always)
+    public final func profiled<T>(on tape: Tape, _ body: () throws -> T) rethrows -> T {
+        try tape.profiled(as: profileLabel, body)
+    }
 
     /// This module's own parameters, in a stable order (children's are added by `namedParameters`).
     open var ownParameters: [(name: String, parameter: Parameter)] { [] }
@@ -48,8 +59,8 @@ open class Module {
     public final func eval() { namedModules().forEach { $0.module.isTraining = false } }
 
     /// Freezes every parameter whose dotted name starts with one of `prefixes` ("" freezes all).
-    /// Frozen parameters get no gradient and no update; a batch norm whose parameters are all
-    /// frozen also stops using and updating batch statistics.
+    /// Frozen parameters get no gradient and no update; a batch norm with γ or β frozen also
+    /// stops using and updating batch statistics (see `BatchNorm2d`).
     @discardableResult
     public final func freeze(prefixes: [String]) -> Int {
         setFrozen(true, prefixes: prefixes)

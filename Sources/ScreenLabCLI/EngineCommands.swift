@@ -17,11 +17,17 @@ struct DemoCommand: ParsableCommand {
     @Option(help: "Random seed (same seed and threads → same run).") var seed: UInt64 = 0
     @Option(help: "Compute threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
 
+    func validate() throws {
+        guard epochs >= 1 else { throw usageError("--epochs must be at least 1, got \(epochs)") }
+        guard images >= 2 else { throw usageError("--images must be at least 2 (batch norm needs more than one image), got \(images)") }
+        guard threads >= 1 else { throw usageError("--threads must be at least 1, got \(threads)") }
+    }
+
     func run() throws {
-        Parallel.threadCount = max(1, threads)
-        let (inputs, labels) = BarImages.make(count: images, seed: seed)
-        let (testInputs, testLabels) = BarImages.make(count: 64, seed: seed &+ 1)
-        let model = TinyConvNet(seed: seed)
+        Parallel.threadCount = threads
+        let (inputs, labels) = try BarImages.make(count: images, seed: seed)
+        let (testInputs, testLabels) = try BarImages.make(count: 64, seed: seed &+ 1)
+        let model = try TinyConvNet(seed: seed)
         let optimizer = try AdamW(parameters: model.trainableParameters(), learningRate: 0.02, weightDecay: 1e-4)
         print("engine demo: TinyConvNet (\(model.parameterCount()) parameters) on \(images) generated bar images, \(threads) threads")
         var first: Float?
@@ -52,11 +58,12 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `screenlab bench engine`: GEMM vs raw BLAS, per-op times, the training step, peak memory,
-/// and (when a PyTorch venv is given) the peer's numbers measured in the same run.
+/// `screenlab bench engine`: GEMM vs raw BLAS, time per layer type, the training step, peak
+/// memory, and (when a PyTorch venv is given) the peer's numbers measured in the same run.
 struct BenchEngineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "engine",
-        abstract: "Engine speed vs raw cblas_sgemm and the PyTorch peer (reference detector, batch 8).")
+        abstract: "Engine speed vs raw cblas_sgemm and the PyTorch peer (reference detector, batch 8).",
+        discussion: "For a quick look: --quick (3 steps, fewer GEMM repetitions, 1 profiled step).")
 
     @Option(help: "Timed training steps (median is reported).") var steps = 10
     @Option(help: "Batch size.") var batch = 8
@@ -65,32 +72,42 @@ struct BenchEngineCommand: ParsableCommand {
     var torchPython: String?
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "Skip the GEMM table.") var skipGEMM = false
+    @Flag(help: "A short run for a sanity check: 3 timed steps, 3 GEMM repetitions, 1 profiled step (numbers are noisier).")
+    var quick = false
+
+    func validate() throws {
+        guard steps >= 1 else { throw usageError("--steps must be at least 1, got \(steps)") }
+        guard batch >= 2 else { throw usageError("--batch must be at least 2 (batch norm in train mode needs it), got \(batch)") }
+        guard threads >= 1 else { throw usageError("--threads must be at least 1, got \(threads)") }
+    }
 
     func run() throws {
-        Parallel.threadCount = max(1, threads)
+        Parallel.threadCount = threads
+        let (timedSteps, gemmRepetitions, profiledSteps) = quick ? (min(steps, 3), 3, 1) : (steps, 15, 3)
         let machine = MachineDescription.current()
-        print("ScreenLab engine benchmark — \(machine.summary), \(threads) threads, \(Date())")
+        print("ScreenLab engine benchmark — \(machine.summary), \(threads) threads, \(Date())\(quick ? " (quick run)" : "")")
         if !skipGEMM {
-            print("\n1×1 convolutions of the reference detector at batch \(batch): engine vs raw cblas_sgemm, same threads (median of 15)")
+            print("\n1×1 convolutions of the reference detector at batch \(batch): engine (Variable.conv2d, no-grad tape) vs the faster "
+                  + "of two raw cblas_sgemm variants on the same \(threads) threads (median of \(gemmRepetitions))")
             print(GEMMBenchmarkRow.header)
-            let rows = GEMMBenchmark.run(batch: batch, repetitions: 15)
+            let rows = try GEMMBenchmark.run(batch: batch, repetitions: gemmRepetitions)
             rows.forEach { print($0) }
-            let engineTotal = rows.reduce(0) { $0 + $1.engineMilliseconds }, rawTotal = rows.reduce(0) { $0 + $1.rawMilliseconds }
-            print(String(format: "all shapes: engine %.1f ms, raw %.1f ms → ratio raw/engine %.3f (target ≥ 0.95); median row ratio %.3f",
-                         engineTotal, rawTotal, rawTotal / engineTotal, rows.map(\.ratio).sorted()[rows.count / 2]))
+            let engineTotal = rows.reduce(0) { $0 + $1.engineMilliseconds }, rawTotal = rows.reduce(0) { $0 + $1.fastestRaw.milliseconds }
+            let wins = RawPointwiseGEMM.allCases.map { variant in "\(variant.rawValue) \(rows.filter { $0.fastestRaw.variant == variant }.count)" }
+            print(String(format: "all shapes: engine %.1f ms, fastest raw %.1f ms → engine/raw throughput %.3f (target ≥ 0.95); median row %.3f",
+                         engineTotal, rawTotal, rawTotal / engineTotal, rows.map(\.throughputRatio).sorted()[rows.count / 2])
+                  + "; fastest raw: " + wins.joined(separator: ", "))
         }
-        let bench = EngineBenchmark(batch: batch)
-        print("\nper op kind, one training step at batch \(batch) (mean of 3 profiled steps)")
-        print(pad("op", 18) + pad("calls", 7) + pad("forward ms", 12) + "backward ms")
-        for t in try bench.profileOps() {
-            print(pad(t.kind.rawValue, 18) + pad("\(t.calls)", 7) + pad(String(format: "%.1f", t.forwardMilliseconds), 12) + String(format: "%.1f", t.backwardMilliseconds))
-        }
-        let step = try bench.measureTrainingStep(steps: steps)
+        let bench = try EngineBenchmark(batch: batch)
+        print("\nper layer type, one training step at batch \(batch) (mean of \(profiledSteps) profiled step\(profiledSteps == 1 ? "" : "s"))")
+        let timings = try bench.profileLayers(steps: profiledSteps)
+        print(LayerTimingTable.render(timings))
+        let step = try bench.measureTrainingStep(steps: timedSteps)
         let peak = EngineBenchmark.peakResidentBytes().map { Double($0) / 1e9 } ?? .nan
         let phases = step.medianPhases
         print(String(format: "\ntraining step batch %d: median %.3f s → %.2f img/s (loss %.3e → %.3e); peak RSS %.2f GB (target ≤ 1.5)",
                      batch, step.medianSeconds, step.imagesPerSecond, step.firstLoss, step.lastLoss, peak))
-        print(String(format: "  phases (medians): forward %.0f ms, backward %.0f ms, optimizer %.0f ms", 1000 * phases.forward, 1000 * phases.backward, 1000 * phases.optimizer))
+        print(String(format: "  phases (medians): forward %.0f ms, backward %.0f ms, optimizer %.1f ms", 1000 * phases.forward, 1000 * phases.backward, 1000 * phases.optimizer))
         if let torchPython {
             print("\nPyTorch peer (\(peerFolder)/torch_bench.py --quick), same machine, now:")
             let peer = try TorchPeer.run(python: torchPython, folder: peerFolder)
@@ -102,5 +119,3 @@ struct BenchEngineCommand: ParsableCommand {
         }
     }
 }
-
-func pad(_ s: String, _ width: Int) -> String { s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count) }

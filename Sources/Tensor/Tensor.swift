@@ -9,25 +9,32 @@ public struct Tensor {
     public var count: Int { storage.count }
     public var rank: Int { shape.count }
 
-    /// Zero-filled tensor.
-    public init(zeros shape: [Int]) {
-        self.shape = shape
-        storage = TensorStorage(repeating: 0, count: Tensor.elementCount(shape))
+    /// Zero-filled tensor. Throws when a dimension is negative.
+    public init(zeros shape: [Int]) throws {
+        try self.init(repeating: 0, shape: shape, op: "Tensor(zeros:)")
     }
 
-    public init(repeating value: Float, shape: [Int]) {
-        self.shape = shape
-        storage = TensorStorage(repeating: value, count: Tensor.elementCount(shape))
+    /// Every element `value`. Throws when a dimension is negative.
+    public init(repeating value: Float, shape: [Int]) throws {
+        try self.init(repeating: value, shape: shape, op: "Tensor(repeating:shape:)")
     }
 
-    /// Uninitialized storage: for kernels that overwrite every element.
+    private init(repeating value: Float, shape: [Int], op: String) throws {
+        self.shape = shape
+        storage = TensorStorage(repeating: value, count: try Tensor.validatedElementCount(shape, op: op))
+    }
+
+    /// Uninitialized storage: for kernels that overwrite every element. The shape must come
+    /// from already validated tensors (kernel outputs); user-facing shapes go through the
+    /// throwing initializers.
     public init(uninitialized shape: [Int]) {
+        precondition(!shape.contains { $0 < 0 }, "Tensor(uninitialized:): negative dimension in \(shape)")
         self.shape = shape
         storage = TensorStorage(count: Tensor.elementCount(shape))
     }
 
     public init(shape: [Int], values: [Float]) throws {
-        let n = Tensor.elementCount(shape)
+        let n = try Tensor.validatedElementCount(shape, op: "Tensor(shape:values:)")
         guard values.count == n else {
             throw TensorError.shapeMismatch(op: "Tensor(shape:values:)", shapes: [shape, [values.count]],
                                             reason: "shape holds \(n) elements but \(values.count) values were given")
@@ -43,9 +50,24 @@ public struct Tensor {
         self.storage = storage
     }
 
-    public static func scalar(_ value: Float) -> Tensor { Tensor(repeating: value, shape: []) }
+    public static func scalar(_ value: Float) -> Tensor { Tensor(shape: [], storage: TensorStorage(repeating: value, count: 1)) }
 
     public static func elementCount(_ shape: [Int]) -> Int { shape.reduce(1, *) }
+
+    /// The element count of a shape given by a caller, or an error naming `op`, the shape and
+    /// the bad dimension (negative sizes, or more elements than an Int can count).
+    public static func validatedElementCount(_ shape: [Int], op: String) throws -> Int {
+        var count = 1
+        for (axis, size) in shape.enumerated() {
+            guard size >= 0 else {
+                throw TensorError.invalidArgument(op: op, reason: "dimension \(axis) of shape \(shape) is \(size); sizes must be ≥ 0")
+            }
+            let (product, overflow) = count.multipliedReportingOverflow(by: size)
+            guard !overflow else { throw TensorError.invalidArgument(op: op, reason: "shape \(shape) has too many elements") }
+            count = product
+        }
+        return count
+    }
 
     /// All values, in row-major order (for tests and small tensors).
     public var values: [Float] { Array(UnsafeBufferPointer(start: storage.pointer, count: count)) }

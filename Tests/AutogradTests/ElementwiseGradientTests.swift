@@ -26,9 +26,9 @@ final class ElementwiseGradientTests: XCTestCase {
         try GradientCheck().run(shapes: [[3, 4]], engine: { $1[0].scaled(by: 2.5) }, reference: { $0[0].map { 2.5 * $0 } })
     }
 
-    func testIncompatibleShapesNameTheOp() {
+    func testIncompatibleShapesNameTheOp() throws {
         let tape = Tape()
-        let a = tape.leaf(Tensor(zeros: [2, 3])), b = tape.leaf(Tensor(zeros: [4]))
+        let a = tape.leaf(try Tensor(zeros: [2, 3])), b = tape.leaf(try Tensor(zeros: [4]))
         XCTAssertThrowsError(try a + b) { error in
             XCTAssertTrue("\(error)".contains("add") && "\(error)".contains("[2, 3]") && "\(error)".contains("[4]"), "\(error)")
         }

@@ -18,6 +18,8 @@ struct GradientCheck {
     var maximumElementsPerInput = 120
     /// Ranges to draw inputs from, per input (default ±1).
     var inputRanges: [ClosedRange<Double>] = []
+    /// Prefixed to failure messages (the random draw a case came from).
+    var context = ""
 
     func run(shapes: [[Int]], file: StaticString = #filePath, line: UInt = #line,
              engine: (Tape, [Variable]) throws -> Variable,
@@ -32,10 +34,10 @@ struct GradientCheck {
         let leaves = try zip(shapes, inputs).map { shape, values in tape.leaf(try Tensor(shape: shape, values: values.map { Float($0) })) }
         let output = try engine(tape, leaves)
         let expected = reference(inputs)
-        XCTAssertEqual(output.value.count, expected.count, "output size", file: file, line: line)
+        XCTAssertEqual(output.value.count, expected.count, "\(context)output size", file: file, line: line)
         let scale = max(1, expected.map(abs).max() ?? 1)
         for (i, (a, b)) in zip(output.value.values, expected).enumerated() where abs(Double(a) - b) > 1e-4 * scale + 1e-4 * abs(b) {
-            XCTFail("forward element \(i): engine \(a) vs float64 reference \(b)", file: file, line: line)
+            XCTFail("\(context)forward element \(i): engine \(a) vs float64 reference \(b)", file: file, line: line)
             return
         }
         let upstream = (0..<expected.count).map { _ in Double(Float(rng.uniform(-1, 1))) }
@@ -43,7 +45,7 @@ struct GradientCheck {
         func loss(_ xs: [[Double]]) -> Double { zip(reference(xs), upstream).reduce(0) { $0 + $1.0 * $1.1 } }
         for (i, leaf) in leaves.enumerated() {
             guard let analytic = gradients[leaf] else {
-                XCTFail("input \(i) received no gradient", file: file, line: line)
+                XCTFail("\(context)input \(i) received no gradient", file: file, line: line)
                 continue
             }
             let n = inputs[i].count
@@ -55,7 +57,7 @@ struct GradientCheck {
                 let numeric = (loss(plus) - loss(minus)) / (2 * step)
                 let got = Double(analytic[flat: j])
                 if abs(got - numeric) > absoluteTolerance + relativeTolerance * abs(numeric) {
-                    XCTFail("d/d input\(i)[\(j)]: engine \(got) vs finite difference \(numeric) (shape \(shapes[i]))", file: file, line: line)
+                    XCTFail("\(context)d/d input\(i)[\(j)]: engine \(got) vs finite difference \(numeric) (shape \(shapes[i]))", file: file, line: line)
                     return
                 }
             }

@@ -37,12 +37,59 @@ final class TapeTests: XCTestCase {
 
     func testBackwardNeedsScalarOrSeed() throws {
         let tape = Tape()
-        let x = tape.leaf(Tensor(zeros: [3]))
+        let x = tape.leaf(try Tensor(zeros: [3]))
         XCTAssertThrowsError(try tape.backward(x.scaled(by: 2))) { XCTAssertTrue("\($0)".contains("scalar")) }
     }
 
-    func testMixingTapesIsAnError() {
-        let a = Tape().leaf(Tensor(zeros: [1])), b = Tape().leaf(Tensor(zeros: [1]))
+    func testSeedMustHaveTheOutputShape() throws {
+        let tape = Tape()
+        let x = tape.leaf(try Tensor(shape: [2, 3], values: [1, 2, 3, 4, 5, 6]))
+        let y = x.scaled(by: 2)
+        // A [3, 2] seed has the right count but the wrong shape; [4] has neither.
+        for seed in [try Tensor(zeros: [3, 2]), try Tensor(zeros: [4])] {
+            XCTAssertThrowsError(try tape.backward(y, seed: seed)) { error in
+                let text = "\(error)"
+                XCTAssertTrue(text.contains("backward") && text.contains("\(seed.shape)") && text.contains("[2, 3]"), text)
+            }
+        }
+        // A rejected seed consumes nothing: the right one still works.
+        let g = try tape.backward(y, seed: try Tensor(shape: [2, 3], values: [1, 1, 1, 0, 0, 1]))
+        XCTAssertEqual(g[x]?.values, [2, 2, 2, 0, 0, 2])
+    }
+
+    func testSecondBackwardOnATapeThrows() throws {
+        let p = Parameter(try Tensor(shape: [2], values: [3, -1]))
+        let tape = Tape()
+        let y = try (tape.parameter(p) * tape.parameter(p)).sum()
+        try tape.backward(y)
+        XCTAssertEqual(p.gradient?.values, [6, -2])
+        XCTAssertThrowsError(try tape.backward(y)) { error in
+            XCTAssertTrue("\(error)".contains("backward") && "\(error)".contains("already differentiated"), "\(error)")
+        }
+        XCTAssertEqual(p.gradient?.values, [6, -2], "the failed second call must not touch gradients")
+    }
+
+    func testProfileChargesOpsToTheInnermostLabel() throws {
+        let tape = Tape()
+        let profile = OpProfile()
+        tape.profile = profile
+        let x = tape.leaf(try Tensor(repeating: 1, shape: [4]))
+        let y = try tape.profiled(as: "block") { () -> Variable in
+            let a = x.relu()                                          // → "block"
+            let b = try tape.profiled(as: "inner") { try a * a }      // → "inner"
+            return try tape.profiled(as: nil) { try b + a }           // nil keeps "block"
+        }
+        let loss = try y.sum()                                        // outside any label → op kind
+        try tape.backward(loss)
+        XCTAssertEqual(profile.entries.map(\.label), ["block", "inner", "sum"], "labels in first-reached order")
+        XCTAssertEqual(profile["block"]?.calls, 2)
+        XCTAssertEqual(profile["inner"]?.calls, 1)
+        XCTAssertNil(profile["relu"], "a labelled op is not also charged to its kind")
+        for entry in profile.entries { XCTAssertGreaterThan(entry.backwardNanoseconds, 0, "\(entry.label) was differentiated") }
+    }
+
+    func testMixingTapesIsAnError() throws {
+        let a = Tape().leaf(try Tensor(zeros: [1])), b = Tape().leaf(try Tensor(zeros: [1]))
         XCTAssertThrowsError(try a + b) { XCTAssertTrue("\($0)".contains("different tapes")) }
     }
 
@@ -51,7 +98,7 @@ final class TapeTests: XCTestCase {
         do {
             let tape = Tape()
             weakTape = tape
-            let x = tape.leaf(Tensor(repeating: 1, shape: [4]))
+            let x = tape.leaf(try Tensor(repeating: 1, shape: [4]))
             _ = try (x * x).sum()
         }
         XCTAssertNil(weakTape, "a tape must not be kept alive by its own records (retain cycle)")

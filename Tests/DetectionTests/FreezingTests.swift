@@ -10,7 +10,7 @@ import XCTest
 final class FreezingTests: XCTestCase {
     func testFrozenStagesGetNoGradientNoUpdateAndKeepStatistics() throws {
         let config = DetectorConfiguration(inputHeight: 64, inputWidth: 32)
-        let model = ReferenceDetector(configuration: config, seed: 1)
+        let model = try ReferenceDetector(configuration: config, seed: 1)
         let frozenCount = model.freezeBackbone(stages: 2) // stem + stage3
         XCTAssertGreaterThan(frozenCount, 0)
         model.train()
@@ -37,8 +37,8 @@ final class FreezingTests: XCTestCase {
         }
     }
 
-    func testUnfreezeRestoresTraining() {
-        let model = TinyConvNet()
+    func testUnfreezeRestoresTraining() throws {
+        let model = try TinyConvNet()
         XCTAssertEqual(model.freeze(prefixes: ["block1"]), 3)
         XCTAssertTrue(model.block1.bn.usesRunningStatistics)
         XCTAssertEqual(model.unfreeze(prefixes: ["block1"]), 3)

@@ -6,8 +6,8 @@ import Tensor
 import XCTest
 
 final class ModuleTests: XCTestCase {
-    func testReferenceDetectorNamesAndSizeMatchThePyTorchPeer() {
-        let model = ReferenceDetector()
+    func testReferenceDetectorNamesAndSizeMatchThePyTorchPeer() throws {
+        let model = try ReferenceDetector()
         let names = model.namedParameters().map(\.name)
         XCTAssertTrue(names.contains("backbone.stage4.2.pointwise.weight"), "\(names.prefix(12))")
         XCTAssertTrue(names.contains("backbone.stem.bn.weight"))
@@ -22,33 +22,33 @@ final class ModuleTests: XCTestCase {
 
     func testDetectorOutputShapes() throws {
         let config = DetectorConfiguration(inputHeight: 64, inputWidth: 32)
-        let model = ReferenceDetector(configuration: config)
+        let model = try ReferenceDetector(configuration: config)
         model.eval()
-        let outputs = try model(Tape.noGradient().constant(Tensor(zeros: [2, 3, 64, 32])))
+        let outputs = try model(Tape.noGradient().constant(try Tensor(zeros: [2, 3, 64, 32])))
         XCTAssertEqual(outputs.map(\.shape), [[2, 51, 8, 4], [2, 51, 4, 2], [2, 51, 2, 1]])
     }
 
-    func testSameSeedSameWeightsDifferentSeedDifferent() {
-        let a = ReferenceDetector(seed: 3).stateTensors(), b = ReferenceDetector(seed: 3).stateTensors(), c = ReferenceDetector(seed: 4).stateTensors()
+    func testSameSeedSameWeightsDifferentSeedDifferent() throws {
+        let a = try ReferenceDetector(seed: 3).stateTensors(), b = try ReferenceDetector(seed: 3).stateTensors(), c = try ReferenceDetector(seed: 4).stateTensors()
         XCTAssertEqual(a.map { $0.tensor.values }, b.map { $0.tensor.values })
         XCTAssertNotEqual(a[0].tensor.values, c[0].tensor.values)
     }
 
     func testLoadStateChecksNamesAndShapes() throws {
-        let model = TinyConvNet()
+        let model = try TinyConvNet()
         var state = Dictionary(uniqueKeysWithValues: model.stateTensors().map { ($0.name, $0.tensor) })
         XCTAssertNoThrow(try model.load(state: state))
-        state["classifier.weight"] = Tensor(zeros: [2, 16])
+        state["classifier.weight"] = try Tensor(zeros: [2, 16])
         XCTAssertThrowsError(try model.load(state: state)) { XCTAssertEqual($0 as? ModuleError, .shapeMismatch(name: "classifier.weight", expected: [1, 16], found: [2, 16])) }
         state["classifier.weight"] = nil
         XCTAssertThrowsError(try model.load(state: state)) { XCTAssertEqual($0 as? ModuleError, .missingTensor("classifier.weight")) }
         state["classifier.weight"] = model.classifier.weight.value
-        state["extra.weight"] = Tensor(zeros: [1])
+        state["extra.weight"] = try Tensor(zeros: [1])
         XCTAssertThrowsError(try model.load(state: state)) { XCTAssertEqual($0 as? ModuleError, .unexpectedTensor("extra.weight")) }
         XCTAssertNoThrow(try model.load(state: state, strict: false))
     }
 
-    func testPrefixMatchingRespectsDots() {
+    func testPrefixMatchingRespectsDots() throws {
         XCTAssertTrue(Module.name("backbone.stage4.2.weight", isUnder: "backbone.stage4"))
         XCTAssertFalse(Module.name("backbone.stage4.20.weight", isUnder: "backbone.stage4.2"))
         XCTAssertTrue(Module.name("anything", isUnder: ""))

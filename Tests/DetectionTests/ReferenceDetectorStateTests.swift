@@ -9,7 +9,7 @@ final class ReferenceDetectorStateTests: XCTestCase {
     func testReferenceOptionsGiveTheReferenceModel() throws {
         let state = try XCTUnwrap(try ReferenceDetector.expectedState(architecture: "reference-detector",
                                                                       options: Self.referenceOptions, classCount: 13))
-        let reference = ReferenceDetector(configuration: .reference).stateShapes()
+        let reference = try ReferenceDetector(configuration: .reference).stateShapes()
         XCTAssertEqual(state.map(\.name), reference.map(\.name))
         XCTAssertEqual(state.map(\.shape), reference.map(\.shape))
         let shapes = Dictionary(uniqueKeysWithValues: state.map { ($0.name, $0.shape) })

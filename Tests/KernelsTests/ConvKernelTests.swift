@@ -101,11 +101,11 @@ final class ConvKernelTests: XCTestCase {
 
     func testLargeGEMMSplitMatchesReference() throws {
         // Batch 1 with 2 threads makes each GEMM split itself into column (or row) blocks.
-        let saved = GEMM.splitThreshold
-        GEMM.splitThreshold = 1
-        defer { GEMM.splitThreshold = saved }
-        check(try Conv2dGeometry(batch: 1, inChannels: 8, inHeight: 6, inWidth: 20, outChannels: 12, kernel: 1))
-        check(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 5, inWidth: 8, outChannels: 40, kernel: 3, padding: 1))
+        try GEMM.$splitThreshold.withValue(1) {
+            check(try Conv2dGeometry(batch: 1, inChannels: 8, inHeight: 6, inWidth: 20, outChannels: 12, kernel: 1))
+            check(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 5, inWidth: 8, outChannels: 40, kernel: 3, padding: 1))
+        }
+        XCTAssertEqual(GEMM.splitThreshold, 1 << 21, "the override ends with its scope")
     }
 
     func testWithoutBias() throws {

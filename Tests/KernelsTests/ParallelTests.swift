@@ -36,6 +36,26 @@ final class ParallelTests: XCTestCase {
         }
     }
 
+    /// A kernel that sized per-worker buffers keeps its partition even when another thread
+    /// sets `threadCount` meanwhile (here: the workers themselves, under the setting's lock).
+    func testExplicitWorkerCountSurvivesAThreadCountChange() {
+        withThreads(2) {
+            let lock = NSLock()
+            var seen = [Int](repeating: 0, count: 90)
+            var workers = Set<Int>()
+            Parallel.forEachChunk(90, workers: 3) { range, worker in
+                Parallel.threadCount = 1 + worker
+                lock.lock()
+                for i in range { seen[i] += 1 }
+                workers.insert(worker)
+                lock.unlock()
+            }
+            XCTAssertEqual(seen, [Int](repeating: 1, count: 90))
+            XCTAssertEqual(workers, [0, 1, 2])
+            XCTAssertTrue((1...3).contains(Parallel.threadCount))
+        }
+    }
+
     func testSingleThreadRunsInline() {
         withThreads(1) {
             var calls = 0

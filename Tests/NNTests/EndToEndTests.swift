@@ -6,8 +6,8 @@ import XCTest
 /// Tier 3: the engine learns.
 final class EndToEndTests: XCTestCase {
     func train(seed: UInt64, steps: Int, images: Int) throws -> [Float] {
-        let (x, y) = BarImages.make(count: images, size: 16, seed: seed)
-        let model = TinyConvNet(seed: seed)
+        let (x, y) = try BarImages.make(count: images, size: 16, seed: seed)
+        let model = try TinyConvNet(seed: seed)
         let optimizer = try AdamW(parameters: model.trainableParameters(), learningRate: 0.03, weightDecay: 0)
         var losses: [Float] = []
         for _ in 0..<steps {

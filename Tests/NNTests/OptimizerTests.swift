@@ -1,6 +1,7 @@
 import Autograd
 import Foundation
-import NN
+@testable import NN
+import Support
 import Tensor
 import XCTest
 
@@ -52,8 +53,8 @@ final class OptimizerTests: XCTestCase {
 
     func testWeightDecayPolicySkipsBiasesAndNorms() throws {
         let bias = try parameter([1], gradient: [0])
-        let weight = Parameter(Tensor(repeating: 1, shape: [1, 1]))
-        weight.gradient = Tensor(zeros: [1, 1])
+        let weight = Parameter(try Tensor(repeating: 1, shape: [1, 1]))
+        weight.gradient = try Tensor(zeros: [1, 1])
         try SGD(parameters: [("b", bias), ("w", weight)], learningRate: 1, weightDecay: 0.5, decayPolicy: .exceptBiasesAndNormalization).step()
         XCTAssertEqual(bias.value.values, [1])
         XCTAssertEqual(weight.value.values, [0.5])
@@ -65,7 +66,7 @@ final class OptimizerTests: XCTestCase {
         XCTAssertThrowsError(try AdamW(parameters: [], beta1: 1))
     }
 
-    func testSchedules() {
+    func testSchedules() throws {
         let cosine = WarmupSchedule(baseRate: 1, warmupSteps: 10, totalSteps: 110, decay: .cosine, finalFactor: 0.01, warmupStartFactor: 0.1)
         XCTAssertEqual(cosine.learningRate(atStep: 0), 0.1, accuracy: 1e-6)
         XCTAssertEqual(cosine.learningRate(atStep: 5), 0.55, accuracy: 1e-6)
@@ -88,11 +89,60 @@ final class OptimizerTests: XCTestCase {
     }
 
     func testExponentialMovingAverage() throws {
-        let model = TinyConvNet()
-        let ema = ExponentialMovingAverage(model: model, decay: 0.5, rampUpdates: 1e-9) // ramp done at once: d = 0.5
+        let model = try TinyConvNet()
+        let ema = try ExponentialMovingAverage(model: model, decay: 0.5, rampUpdates: 1e-9) // ramp done at once: d = 0.5
         let original = model.classifier.bias!.value[flat: 0]
         model.classifier.bias!.value = try Tensor(shape: [1], values: [original + 2])
-        ema.update(from: model)
+        try ema.update(from: model)
         XCTAssertEqual(ema.averagedState["classifier.bias"]?[flat: 0] ?? .nan, original + 1, accuracy: 1e-6)
     }
+
+    /// Optimizer state is updated in place: the buffers keep their storage across steps (a
+    /// copy-on-write copy per step would allocate new storage every time).
+    func testOptimizerStateIsUpdatedInPlace() throws {
+        let p = try parameter([1, 2, 3], gradient: [0.1, 0.2, 0.3])
+        let sgd = try SGD(parameters: [("w", p)], learningRate: 0.1, momentum: 0.9)
+        try sgd.step()
+        let velocity = sgd.velocityAddress(at: 0), weights = p.value.storage.pointer
+        for step in 2...3 { // checked after every step: a freed buffer's address could come back two steps later
+            try sgd.step()
+            XCTAssertEqual(sgd.velocityAddress(at: 0), velocity, "step \(step)")
+            XCTAssertEqual(p.value.storage.pointer, weights, "step \(step)")
+        }
+        // v1 = g, v2 = 0.9·g + g, v3 = 0.9·v2 + g (weight decay 0): w = w0 − lr·(v1 + v2 + v3).
+        XCTAssertEqual(p.value[flat: 0], 1 - 0.1 * 0.1 * (1 + 1.9 + 2.71), accuracy: 1e-6)
+
+        let q = try parameter([1, 2], gradient: [0.5, -0.5])
+        let adam = try AdamW(parameters: [("q", q)])
+        try adam.step()
+        let moments = adam.momentAddresses(at: 0)
+        try adam.step()
+        XCTAssertEqual(adam.momentAddresses(at: 0)?.first, moments?.first)
+        XCTAssertEqual(adam.momentAddresses(at: 0)?.second, moments?.second)
+    }
+
+    func testGradientOfTheWrongShapeThrowsNamingTheParameter() throws {
+        let p = try parameter([1, 2], gradient: [1, 2, 3])
+        XCTAssertThrowsError(try SGD(parameters: [("head.bias", p)], learningRate: 0.1).step()) {
+            XCTAssertTrue("\($0)".contains("head.bias") && "\($0)".contains("[3]") && "\($0)".contains("[2]"), "\($0)")
+        }
+        XCTAssertThrowsError(try AdamW(parameters: [("head.bias", p)]).step()) { XCTAssertTrue("\($0)".contains("AdamW"), "\($0)") }
+        XCTAssertEqual(p.value.values, [1, 2])
+    }
+
+    func testMovingAverageRejectsAnotherModel() throws {
+        let ema = try ExponentialMovingAverage(model: try TinyConvNet(width: 4), decay: 0.5)
+        XCTAssertThrowsError(try ema.update(from: try TinyConvNet(width: 8))) { error in
+            XCTAssertTrue("\(error)".contains("ExponentialMovingAverage") && "\(error)".contains("block1.weight"), "\(error)")
+        }
+        XCTAssertEqual(ema.updates, 0, "a rejected update changes nothing")
+        XCTAssertThrowsError(try ema.update(from: try smallLinearModel())) { XCTAssertTrue("\($0)".contains("tensors"), "\($0)") }
+        XCTAssertThrowsError(try ExponentialMovingAverage(model: try TinyConvNet(), decay: 1.5)) { XCTAssertTrue("\($0)".contains("1.5"), "\($0)") }
+    }
+}
+
+/// A model with a different number of tensors than TinyConvNet.
+private func smallLinearModel() throws -> Module {
+    var rng = SeededRandom(seed: 0)
+    return try Linear(inputFeatures: 2, outputFeatures: 1, rng: &rng)
 }

@@ -14,8 +14,8 @@ final class TensorTests: XCTestCase {
         XCTAssertEqual(c.values, [1, 2, 3, -1])
     }
 
-    func testUniquelyOwnedWriteDoesNotCopy() {
-        var t = Tensor(zeros: [4])
+    func testUniquelyOwnedWriteDoesNotCopy() throws {
+        var t = try Tensor(zeros: [4])
         let before = t.storage.pointer
         t.withUnsafeMutableBufferPointer { $0[0] = 1 }
         XCTAssertEqual(t.storage.pointer, before)
@@ -30,27 +30,40 @@ final class TensorTests: XCTestCase {
         XCTAssertThrowsError(try Tensor(shape: [2, 2], values: [1])) { XCTAssertTrue("\($0)".contains("4 elements")) }
     }
 
-    func testStorageIsSixtyFourByteAligned() {
+    func testNegativeDimensionsThrowNamingTheInitializer() {
+        for (make, op) in [({ try Tensor(zeros: [2, -3]) }, "Tensor(zeros:)"), ({ try Tensor(repeating: 1, shape: [2, -3]) }, "Tensor(repeating:shape:)"),
+                           ({ try Tensor(shape: [2, -3], values: []) }, "Tensor(shape:values:)")] as [(() throws -> Tensor, String)] {
+            XCTAssertThrowsError(try make()) { error in
+                XCTAssertTrue("\(error)".contains(op) && "\(error)".contains("dimension 1 of shape [2, -3] is -3"), "\(error)")
+            }
+        }
+        // [−1, −2] has a positive product: the sign check must be per dimension.
+        XCTAssertThrowsError(try Tensor(shape: [-1, -2], values: [1, 2]))
+        XCTAssertThrowsError(try Tensor(zeros: [Int.max, 4])) { XCTAssertTrue("\($0)".contains("too many elements"), "\($0)") }
+        XCTAssertEqual(try Tensor(zeros: [0, 4]).count, 0, "empty tensors are fine")
+    }
+
+    func testStorageIsSixtyFourByteAligned() throws {
         for n in [1, 3, 100, 70_000] {
-            XCTAssertEqual(Int(bitPattern: Tensor(zeros: [n]).storage.pointer) % 64, 0)
+            XCTAssertEqual(Int(bitPattern: try Tensor(zeros: [n]).storage.pointer) % 64, 0)
         }
     }
 
-    func testBufferCacheReusesExactSizesAndZerosAreStillZero() {
+    func testBufferCacheReusesExactSizesAndZerosAreStillZero() throws {
         let n = 1 << 18 // 1 MB: above the cache's minimum
         var first: UnsafeMutablePointer<Float>?
         do {
-            var t = Tensor(repeating: 7, shape: [n])
+            var t = try Tensor(repeating: 7, shape: [n])
             t.withUnsafeMutableBufferPointer { $0[0] = 3 }
             first = t.storage.pointer
         }
-        let reused = Tensor(zeros: [n])
+        let reused = try Tensor(zeros: [n])
         XCTAssertEqual(reused.storage.pointer, first, "a freed buffer of the same size is reused")
         XCTAssertTrue(reused.values.allSatisfy { $0 == 0 }, "reuse must not leak old values into zeros")
-        XCTAssertNotEqual(Tensor(zeros: [n + 16]).storage.pointer, first)
+        XCTAssertNotEqual(try Tensor(zeros: [n + 16]).storage.pointer, first)
     }
 
-    func testBufferCacheIsBounded() {
+    func testBufferCacheIsBounded() throws {
         let cache = BufferCache()
         let size = cache.capacityBytes / 2 + 1
         let a = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)

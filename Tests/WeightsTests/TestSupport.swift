@@ -33,7 +33,7 @@ enum Sample {
             ("backbone.stem.conv.weight", try! Tensor(shape: [2, 3, 1, 2], values: special)),
             ("backbone.stem.bn.running_mean", try! Tensor(shape: [2], values: [0.125, -0.25])),
             ("head.cls.bias", try! Tensor(shape: [3], values: [-4.59512, 0, 1])),
-            ("head.empty", Tensor(zeros: [0, 4])),
+            ("head.empty", try! Tensor(zeros: [0, 4])),
             ("scale", Tensor.scalar(2.5)),
         ]
     }

@@ -52,7 +52,7 @@ extension Variable {
         }
         let inputShape = shape
         return tape.record(.slice, inputs: [self], output: out) { g, _ in
-            var grad = Tensor(zeros: inputShape)
+            var grad = try Tensor(zeros: inputShape)
             grad.withUnsafeMutableBufferPointer {
                 AxisCopy.copy(g.pointer, outer: outer, sourceAxis: range.count, inner: inner, into: $0.baseAddress!, destinationAxis: axisSize, destinationOffset: range.lowerBound)
             }

@@ -6,7 +6,7 @@ import Support
 import Tensor
 
 /// Times the reference detector's training step (forward, Σx² loss, backward, SGD) as the
-/// PyTorch peer's torch_bench.py does, and the time per op kind.
+/// PyTorch peer's torch_bench.py does, and the time per layer type.
 public struct EngineBenchmark {
     public struct StepResult {
         public let batch: Int
@@ -28,17 +28,25 @@ public struct EngineBenchmark {
 
     static func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
 
-    public struct OpTiming {
-        public let kind: OpKind
+    /// One layer type (a profile label such as "depthwise 3×3 s2"), per training step.
+    public struct LayerTiming {
+        public let label: String
+        /// Ops recorded per step under this label (a fused BN+ReLU6 is one op).
         public let calls: Int
         public let forwardMilliseconds: Double
         public let backwardMilliseconds: Double
     }
 
+    /// The label the Σx² loss is charged to.
+    public static let lossLabel = "loss Σx²"
+
     public let configuration: DetectorConfiguration
     public let batch: Int
 
-    public init(configuration: DetectorConfiguration = .reference, batch: Int = 8) {
+    /// Throws unless the configuration is valid and the batch holds at least 2 images (train-mode batch norm).
+    public init(configuration: DetectorConfiguration = .reference, batch: Int = 8) throws {
+        try configuration.validate()
+        guard batch >= 2 else { throw TensorError.invalidArgument(op: "EngineBenchmark", reason: "batch is \(batch); train-mode batch norm needs at least 2 images") }
         self.configuration = configuration
         self.batch = batch
     }
@@ -57,8 +65,9 @@ public struct EngineBenchmark {
         let tape = Tape()
         tape.profile = profile
         let outputs = try model(tape.constant(input))
-        var loss = outputs[0].sumOfSquares()
-        for o in outputs.dropFirst() { loss = try loss + o.sumOfSquares() }
+        let loss = try tape.profiled(as: lossLabel) {
+            try outputs.dropFirst().reduce(outputs[0].sumOfSquares()) { try $0 + $1.sumOfSquares() }
+        }
         var t1 = now()
         phases.forward = t1 - t0
         t0 = t1
@@ -74,7 +83,7 @@ public struct EngineBenchmark {
     /// Median over `steps` timed steps after `warmup` untimed ones (lr 1e-7 as in the peer, so
     /// the weights barely move and every step does the same work).
     public func measureTrainingStep(warmup: Int = 2, steps: Int = 10, progress: Bool = true) throws -> StepResult {
-        let model = ReferenceDetector(configuration: configuration, seed: 0)
+        let model = try ReferenceDetector(configuration: configuration, seed: 0)
         model.train()
         let optimizer = try SGD(parameters: model.trainableParameters(), learningRate: 1e-7)
         let input = makeInput(seed: 1)
@@ -94,20 +103,22 @@ public struct EngineBenchmark {
         return StepResult(batch: batch, secondsPerStep: times, phases: phases, firstLoss: losses.first ?? .nan, lastLoss: losses.last ?? .nan)
     }
 
-    /// Forward and backward time per op kind, averaged over `steps` profiled training steps.
-    public func profileOps(steps: Int = 3) throws -> [OpTiming] {
-        let model = ReferenceDetector(configuration: configuration, seed: 0)
+    /// Forward and backward time per layer type of the model (stem, depthwise 3×3 s1/s2,
+    /// pointwise 1×1, BN+ReLU6, FPN lateral/output/top-down, head, loss), in forward order,
+    /// averaged over `steps` profiled training steps. Layer types are the layers' profile labels.
+    public func profileLayers(steps: Int = 3) throws -> [LayerTiming] {
+        let model = try ReferenceDetector(configuration: configuration, seed: 0)
         model.train()
         let optimizer = try SGD(parameters: model.trainableParameters(), learningRate: 1e-7)
         let input = makeInput(seed: 1)
         _ = try EngineBenchmark.trainingStep(model: model, optimizer: optimizer, input: input)
         let profile = OpProfile()
+        let steps = max(1, steps)
         for _ in 0..<steps { _ = try EngineBenchmark.trainingStep(model: model, optimizer: optimizer, input: input, profile: profile) }
-        return OpKind.allCases.compactMap { kind in
-            guard let calls = profile.calls[kind] else { return nil }
-            return OpTiming(kind: kind, calls: calls / steps,
-                            forwardMilliseconds: Double(profile.forwardNanoseconds[kind] ?? 0) / 1e6 / Double(steps),
-                            backwardMilliseconds: Double(profile.backwardNanoseconds[kind] ?? 0) / 1e6 / Double(steps))
+        return profile.entries.map { entry in
+            LayerTiming(label: entry.label, calls: entry.calls / steps,
+                        forwardMilliseconds: Double(entry.forwardNanoseconds) / 1e6 / Double(steps),
+                        backwardMilliseconds: Double(entry.backwardNanoseconds) / 1e6 / Double(steps))
         }
     }
 
@@ -119,5 +130,25 @@ public struct EngineBenchmark {
             return kilobytes.map { $0 * 1024 }
         }
         return nil
+    }
+}
+
+/// The per-layer-type table `bench engine` prints.
+public enum LayerTimingTable {
+    public static func render(_ timings: [EngineBenchmark.LayerTiming]) -> String {
+        func column(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
+        let total = timings.reduce(0) { $0 + $1.forwardMilliseconds + $1.backwardMilliseconds }
+        var lines = ["layer type".padding(toLength: 22, withPad: " ", startingAt: 0)
+            + column("ops", 5) + column("forward ms", 12) + column("backward ms", 13) + column("total ms", 10) + column("share", 8)]
+        for t in timings {
+            let sum = t.forwardMilliseconds + t.backwardMilliseconds
+            lines.append(t.label.padding(toLength: 22, withPad: " ", startingAt: 0) + column("\(t.calls)", 5)
+                + column(String(format: "%.1f", t.forwardMilliseconds), 12) + column(String(format: "%.1f", t.backwardMilliseconds), 13)
+                + column(String(format: "%.1f", sum), 10) + column(String(format: "%.1f%%", total > 0 ? 100 * sum / total : 0), 8))
+        }
+        let forward = timings.reduce(0) { $0 + $1.forwardMilliseconds }, backward = timings.reduce(0) { $0 + $1.backwardMilliseconds }
+        lines.append("total".padding(toLength: 22, withPad: " ", startingAt: 0) + column("\(timings.reduce(0) { $0 + $1.calls })", 5)
+            + column(String(format: "%.1f", forward), 12) + column(String(format: "%.1f", backward), 13) + column(String(format: "%.1f", total), 10))
+        return lines.joined(separator: "\n")
     }
 }

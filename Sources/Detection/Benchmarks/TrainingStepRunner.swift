@@ -13,7 +13,7 @@ public final class TrainingStepRunner {
 
     public init(configuration: DetectorConfiguration = .reference, seed: UInt64 = 0) throws {
         self.configuration = configuration
-        model = ReferenceDetector(configuration: configuration, seed: seed)
+        model = try ReferenceDetector(configuration: configuration, seed: seed)
         model.train()
         optimizer = try SGD(parameters: model.trainableParameters(), learningRate: 1e-7)
     }

@@ -7,9 +7,10 @@ enum GEMMConv {
         batch >= Parallel.threadCount ? Parallel.workerCount(for: batch) : 1
     }
 
-    static func forEachImageChunk(_ batch: Int, _ body: (Range<Int>, Int) -> Void) {
-        if imageWorkers(batch) > 1 {
-            Parallel.forEachChunk(batch, body)
+    static func forEachImageChunk(_ batch: Int, workers: Int? = nil, _ body: (Range<Int>, Int) -> Void) {
+        let workers = workers ?? imageWorkers(batch)
+        if workers > 1 {
+            Parallel.forEachChunk(batch, workers: workers, body)
         } else {
             body(0..<batch, 0)
         }
@@ -86,7 +87,7 @@ enum GEMMConv {
         // Worker 0 accumulates straight into gradWeight; the others into their own partials.
         let partials = Workspace(count: (workers - 1) * g.weightCount)
         defer { partials.free() }
-        forEachImageChunk(g.batch) { images, worker in
+        forEachImageChunk(g.batch, workers: workers) { images, worker in
             let gw = worker == 0 ? gradWeight : partials.pointer + (worker - 1) * g.weightCount
             let col = unfold.isIdentity ? nil : Workspace(count: depth * outPlane)
             defer { col?.free() }

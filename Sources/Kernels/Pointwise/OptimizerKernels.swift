@@ -8,20 +8,36 @@ public enum OptimizerKernels {
     /// `p −= lr·d`. Pass `firstStep: true` on the first step (the velocity is then
     /// overwritten, so it need not be initialised); with dampening 0 a zeroed velocity and
     /// `firstStep: false` give the same result.
+    ///
+    /// One loop per case, with no optional pointer inside: LLVM if-converts a loop that tests
+    /// `velocity` per element into AVX masked loads and stores, and with a nil velocity those
+    /// address page 0 — a microcode assist on every 8 elements (~25 ns/element, 25 ms per step
+    /// for the reference detector's 1 M parameters instead of ~1 ms).
     public static func sgd(
         parameters: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>,
         velocity: UnsafeMutablePointer<Float>?, count: Int, learningRate: Float, momentum: Float,
         dampening: Float, weightDecay: Float, nesterov: Bool, firstStep: Bool = false
     ) {
-        for i in 0..<count {
-            var d = gradients[i]
-            if weightDecay != 0 { d += weightDecay * parameters[i] }
-            if momentum != 0, let velocity {
-                let buffer = firstStep ? d : momentum * velocity[i] + (1 - dampening) * d
-                velocity[i] = buffer
-                d = nesterov ? d + momentum * buffer : buffer
+        @inline(__always) func direction(_ i: Int) -> Float {
+            weightDecay == 0 ? gradients[i] : gradients[i] + weightDecay * parameters[i]
+        }
+        guard momentum != 0, let velocity else {
+            for i in 0..<count { parameters[i] -= learningRate * direction(i) }
+            return
+        }
+        if firstStep {
+            for i in 0..<count {
+                let d = direction(i)
+                velocity[i] = d
+                parameters[i] -= learningRate * (nesterov ? d + momentum * d : d)
             }
-            parameters[i] -= learningRate * d
+            return
+        }
+        for i in 0..<count {
+            let d = direction(i)
+            let buffer = momentum * velocity[i] + (1 - dampening) * d
+            velocity[i] = buffer
+            parameters[i] -= learningRate * (nesterov ? d + momentum * buffer : buffer)
         }
     }
 

@@ -9,11 +9,11 @@ public final class TinyConvNet: Module, Layer {
     public let block2: ConvBatchNormActivation
     public let classifier: Linear
 
-    public init(inputChannels: Int = 3, width: Int = 8, outputs: Int = 1, seed: UInt64 = 0) {
+    public init(inputChannels: Int = 3, width: Int = 8, outputs: Int = 1, seed: UInt64 = 0) throws {
         var rng = SeededRandom(seed: seed)
-        block1 = ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: width, kernelSize: 3, bias: false, rng: &rng), activation: .relu)
-        block2 = ConvBatchNormActivation(conv: Conv2d(inputChannels: width, outputChannels: 2 * width, kernelSize: 3, stride: 2, bias: false, rng: &rng), activation: .relu)
-        classifier = Linear(inputFeatures: 2 * width, outputFeatures: outputs, rng: &rng)
+        block1 = try ConvBatchNormActivation(conv: Conv2d(inputChannels: inputChannels, outputChannels: width, kernelSize: 3, bias: false, rng: &rng), activation: .relu)
+        block2 = try ConvBatchNormActivation(conv: Conv2d(inputChannels: width, outputChannels: 2 * width, kernelSize: 3, stride: 2, bias: false, rng: &rng), activation: .relu)
+        classifier = try Linear(inputFeatures: 2 * width, outputFeatures: outputs, rng: &rng)
     }
 
     public override var children: [(name: String, module: Module)] {
@@ -30,10 +30,13 @@ public final class TinyConvNet: Module, Layer {
 /// Generated two-class images: a bright horizontal bar (label 0) or vertical bar (label 1) at a
 /// random place on noise — learnable only from spatial structure, not from mean colour.
 public enum BarImages {
-    public static func make(count: Int, size: Int = 24, seed: UInt64) -> (images: Tensor, labels: Tensor) {
+    public static func make(count: Int, size: Int = 24, seed: UInt64) throws -> (images: Tensor, labels: Tensor) {
+        guard count > 0, size >= 8 else {
+            throw TensorError.invalidArgument(op: "BarImages", reason: "count \(count), size \(size): need at least one image of at least 8×8 pixels")
+        }
         var rng = SeededRandom(seed: seed)
-        var images = Tensor(zeros: [count, 3, size, size])
-        var labels = Tensor(zeros: [count, 1])
+        var images = Tensor(uninitialized: [count, 3, size, size])
+        var labels = Tensor(uninitialized: [count, 1])
         images.withUnsafeMutableBufferPointer { p in
             for n in 0..<count {
                 let vertical = n % 2 == 1

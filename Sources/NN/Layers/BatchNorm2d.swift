@@ -6,8 +6,10 @@ import Tensor
 ///
 /// Training mode normalises with batch statistics and updates the running averages
 /// (PyTorch's rule: running = (1 − momentum)·running + momentum·batch, variance unbiased).
-/// Eval mode, or training with γ and β frozen (frozen-backbone transfer), is a fixed
+/// Eval mode, or training with γ or β frozen (frozen-backbone transfer), is a fixed
 /// per-channel affine from the running statistics, and the statistics stay untouched.
+/// Freezing only one of γ, β counts as freezing the normalisation: the statistics are kept,
+/// and the other parameter still trains through the affine, as in eval mode.
 public final class BatchNorm2d: Module, Layer {
     public let gamma: Parameter
     public let beta: Parameter
@@ -16,11 +18,14 @@ public final class BatchNorm2d: Module, Layer {
     public let epsilon: Float
     public let momentum: Float
 
-    public init(channels: Int, epsilon: Float = 1e-5, momentum: Float = 0.1) {
-        gamma = Parameter(Tensor(repeating: 1, shape: [channels]))
-        beta = Parameter(Tensor(zeros: [channels]))
-        runningMean = Buffer(Tensor(zeros: [channels]))
-        runningVariance = Buffer(Tensor(repeating: 1, shape: [channels]))
+    public init(channels: Int, epsilon: Float = 1e-5, momentum: Float = 0.1) throws {
+        guard channels > 0, epsilon > 0, (0...1).contains(momentum) else {
+            throw TensorError.invalidArgument(op: "BatchNorm2d", reason: "channels \(channels), epsilon \(epsilon), momentum \(momentum): need channels > 0, epsilon > 0, 0 ≤ momentum ≤ 1")
+        }
+        gamma = Parameter(try Tensor(repeating: 1, shape: [channels]))
+        beta = Parameter(try Tensor(zeros: [channels]))
+        runningMean = Buffer(try Tensor(zeros: [channels]))
+        runningVariance = Buffer(try Tensor(repeating: 1, shape: [channels]))
         self.epsilon = epsilon
         self.momentum = momentum
     }
@@ -28,27 +33,33 @@ public final class BatchNorm2d: Module, Layer {
     public override var ownParameters: [(name: String, parameter: Parameter)] { [("weight", gamma), ("bias", beta)] }
     public override var ownBuffers: [(name: String, buffer: Buffer)] { [("running_mean", runningMean), ("running_var", runningVariance)] }
 
-    /// True when this layer behaves as a fixed affine (eval mode or frozen).
-    public var usesRunningStatistics: Bool { !isTraining || (gamma.isFrozen && beta.isFrozen) }
+    /// True when this layer behaves as a fixed affine (eval mode, or γ or β frozen).
+    public var usesRunningStatistics: Bool { !isTraining || gamma.isFrozen || beta.isFrozen }
 
     public func callAsFunction(_ x: Variable) throws -> Variable { try callAsFunction(x, activation: nil) }
 
     /// Normalises, then applies `activation` (relu or relu6) in the same pass.
     public func callAsFunction(_ x: Variable, activation: ActivationKind?) throws -> Variable {
+        try profiled(on: x.tape) { try normalize(x, activation: activation) }
+    }
+
+    private func normalize(_ x: Variable, activation: ActivationKind?) throws -> Variable {
         let tape = x.tape
         if usesRunningStatistics {
             let (scale, shift) = affineCoefficients()
             if gamma.isFrozen && beta.isFrozen {
                 return try x.channelAffine(scale: tape.constant(scale), shift: tape.constant(shift), activation: activation)
             }
-            // Eval mode with trainable γ, β: keep them differentiable through the affine.
+            // A trainable γ or β stays differentiable through the affine (frozen ones enter as constants).
             let invStd = tape.constant(runningVariance.value.mappedInverseStd(epsilon: epsilon))
             let g = try tape.parameter(gamma) * invStd
             let b = try tape.parameter(beta) - g * tape.constant(runningMean.value)
             return try x.channelAffine(scale: g, shift: b, activation: activation)
         }
         let (output, statistics) = try x.batchNorm(gamma: tape.parameter(gamma), beta: tape.parameter(beta), epsilon: epsilon, activation: activation)
-        if tape.isRecording || isTraining { updateRunningStatistics(statistics) }
+        // Train mode updates the running statistics even on a no-gradient tape, as PyTorch's
+        // train-mode BN does under torch.no_grad(): the mode, not gradient recording, decides.
+        updateRunningStatistics(statistics)
         return output
     }
 

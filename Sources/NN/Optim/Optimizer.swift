@@ -34,12 +34,15 @@ public final class SGD: Optimizer {
     public let momentum: Float, dampening: Float, weightDecay: Float, nesterov: Bool
     public let decayPolicy: WeightDecayPolicy
     public let parameters: [(name: String, parameter: Parameter)]
-    private var velocity: [ObjectIdentifier: Tensor] = [:]
+    /// Momentum buffer per entry of `parameters`, created on its first step. Updated in place
+    /// through the array: a copy taken out of the container would share the storage, and the
+    /// write would then copy the whole buffer every step.
+    private var velocity: [Tensor?]
 
     public init(parameters: [(name: String, parameter: Parameter)], learningRate: Float, momentum: Float = 0, dampening: Float = 0,
                 weightDecay: Float = 0, nesterov: Bool = false, decayPolicy: WeightDecayPolicy = .all) throws {
         guard learningRate >= 0, momentum >= 0, weightDecay >= 0, !(nesterov && (momentum <= 0 || dampening != 0)) else {
-            throw TensorError.invalidArgument(op: "SGD", reason: "need learningRate, momentum, weightDecay ≥ 0; Nesterov needs momentum > 0 and no dampening")
+            throw TensorError.invalidArgument(op: "SGD", reason: "learningRate \(learningRate), momentum \(momentum), dampening \(dampening), weightDecay \(weightDecay), nesterov \(nesterov): need learningRate, momentum, weightDecay ≥ 0; Nesterov needs momentum > 0 and no dampening")
         }
         self.parameters = parameters
         self.learningRate = learningRate
@@ -48,33 +51,38 @@ public final class SGD: Optimizer {
         self.weightDecay = weightDecay
         self.nesterov = nesterov
         self.decayPolicy = decayPolicy
+        velocity = Array(repeating: nil, count: parameters.count)
     }
 
     public func step() throws {
-        for (_, p) in parameters where !p.isFrozen {
+        for (index, (name, p)) in parameters.enumerated() where !p.isFrozen {
             guard let gradient = p.gradient else { continue }
-            let key = ObjectIdentifier(p)
-            var buffer = velocity[key]
-            let isFirst = buffer == nil
-            if momentum > 0, buffer == nil { buffer = Tensor(zeros: p.shape) }
+            try checkGradientShape(gradient, of: p, named: name, op: "SGD.step")
             let decay = decayPolicy.applies(to: p) ? weightDecay : 0
             let count = p.value.count
-            p.value.withUnsafeMutableBufferPointer { w in
-                if var v = buffer {
-                    v.withUnsafeMutableBufferPointer { vb in
-                        // PyTorch initialises the buffer with the first gradient (no dampening on step 1).
-                        OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: vb.baseAddress!, count: count,
-                                             learningRate: learningRate, momentum: momentum, dampening: dampening,
-                                             weightDecay: decay, nesterov: nesterov, firstStep: isFirst)
-                    }
-                    velocity[key] = v
-                } else {
+            guard momentum > 0 else {
+                p.value.withUnsafeMutableBufferPointer { w in
                     OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: nil, count: count,
                                          learningRate: learningRate, momentum: 0, dampening: 0, weightDecay: decay, nesterov: false)
+                }
+                continue
+            }
+            // PyTorch initialises the buffer with the first gradient (no dampening on step 1),
+            // so the new buffer need not be zeroed: the kernel overwrites it.
+            let isFirst = velocity[index] == nil
+            if isFirst { velocity[index] = Tensor(uninitialized: p.shape) }
+            p.value.withUnsafeMutableBufferPointer { w in
+                velocity[index]!.withUnsafeMutableBufferPointer { v in
+                    OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: v.baseAddress!, count: count,
+                                         learningRate: learningRate, momentum: momentum, dampening: dampening,
+                                         weightDecay: decay, nesterov: nesterov, firstStep: isFirst)
                 }
             }
         }
     }
+
+    /// Storage address of a parameter's momentum buffer (tests check that steps update it in place).
+    func velocityAddress(at index: Int) -> UnsafeMutablePointer<Float>? { velocity[index]?.storage.pointer }
 }
 
 /// AdamW (Loshchilov & Hutter): Adam with weight decay applied to the weights, not the gradient.
@@ -83,12 +91,14 @@ public final class AdamW: Optimizer {
     public let beta1: Float, beta2: Float, epsilon: Float, weightDecay: Float
     public let decayPolicy: WeightDecayPolicy
     public let parameters: [(name: String, parameter: Parameter)]
-    private var moments: [ObjectIdentifier: (first: Tensor, second: Tensor, step: Int)] = [:]
+    /// First and second moments per entry of `parameters`, updated in place (see `SGD.velocity`).
+    private var firstMoments: [Tensor?], secondMoments: [Tensor?]
+    private var steps: [Int]
 
     public init(parameters: [(name: String, parameter: Parameter)], learningRate: Float = 1e-3, beta1: Float = 0.9, beta2: Float = 0.999,
                 epsilon: Float = 1e-8, weightDecay: Float = 0.01, decayPolicy: WeightDecayPolicy = .all) throws {
         guard learningRate >= 0, (0..<1).contains(beta1), (0..<1).contains(beta2), epsilon > 0, weightDecay >= 0 else {
-            throw TensorError.invalidArgument(op: "AdamW", reason: "need learningRate ≥ 0, 0 ≤ beta1, beta2 < 1, epsilon > 0, weightDecay ≥ 0")
+            throw TensorError.invalidArgument(op: "AdamW", reason: "learningRate \(learningRate), beta1 \(beta1), beta2 \(beta2), epsilon \(epsilon), weightDecay \(weightDecay): need learningRate ≥ 0, 0 ≤ beta1, beta2 < 1, epsilon > 0, weightDecay ≥ 0")
         }
         self.parameters = parameters
         self.learningRate = learningRate
@@ -97,26 +107,44 @@ public final class AdamW: Optimizer {
         self.epsilon = epsilon
         self.weightDecay = weightDecay
         self.decayPolicy = decayPolicy
+        firstMoments = Array(repeating: nil, count: parameters.count)
+        secondMoments = firstMoments
+        steps = Array(repeating: 0, count: parameters.count)
     }
 
     public func step() throws {
-        for (_, p) in parameters where !p.isFrozen {
+        for (index, (name, p)) in parameters.enumerated() where !p.isFrozen {
             guard let gradient = p.gradient else { continue }
-            let key = ObjectIdentifier(p)
-            var state = moments[key] ?? (Tensor(zeros: p.shape), Tensor(zeros: p.shape), 0)
-            state.step += 1
+            try checkGradientShape(gradient, of: p, named: name, op: "AdamW.step")
+            if firstMoments[index] == nil {
+                firstMoments[index] = try Tensor(zeros: p.shape)
+                secondMoments[index] = try Tensor(zeros: p.shape)
+            }
+            steps[index] += 1
             let decay = decayPolicy.applies(to: p) ? weightDecay : 0
-            let count = p.value.count, step = state.step
+            let count = p.value.count, step = steps[index]
             p.value.withUnsafeMutableBufferPointer { w in
-                state.first.withUnsafeMutableBufferPointer { m in
-                    state.second.withUnsafeMutableBufferPointer { v in
+                firstMoments[index]!.withUnsafeMutableBufferPointer { m in
+                    secondMoments[index]!.withUnsafeMutableBufferPointer { v in
                         OptimizerKernels.adamW(parameters: w.baseAddress!, gradients: gradient.pointer, firstMoment: m.baseAddress!, secondMoment: v.baseAddress!,
                                                count: count, learningRate: learningRate, beta1: beta1, beta2: beta2, epsilon: epsilon,
                                                weightDecay: decay, step: step)
                     }
                 }
             }
-            moments[key] = state
         }
+    }
+
+    /// Storage addresses of a parameter's moments (tests check that steps update them in place).
+    func momentAddresses(at index: Int) -> (first: UnsafeMutablePointer<Float>, second: UnsafeMutablePointer<Float>)? {
+        guard let first = firstMoments[index], let second = secondMoments[index] else { return nil }
+        return (first.storage.pointer, second.storage.pointer)
+    }
+}
+
+/// A gradient of the wrong shape would make the update kernels read out of bounds.
+private func checkGradientShape(_ gradient: Tensor, of parameter: Parameter, named name: String, op: String) throws {
+    guard gradient.shape == parameter.shape else {
+        throw TensorError.shapeMismatch(op: op, shapes: [gradient.shape, parameter.shape], reason: "the gradient of '\(name)' (first) must have the parameter's shape (second)")
     }
 }

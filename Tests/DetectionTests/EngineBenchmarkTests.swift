@@ -1,0 +1,63 @@
+import Autograd
+import Detection
+import NN
+import Tensor
+import XCTest
+
+/// What `bench engine` prints comes from the library: the layer-type profile and the 1×1 shapes.
+final class EngineBenchmarkTests: XCTestCase {
+    /// The reference detector's layer types, each with its ops per training step (batch 2, 64×32 input).
+    func testProfileIsPerLayerTypeOfTheReferenceDetector() throws {
+        let bench = try EngineBenchmark(configuration: DetectorConfiguration(inputHeight: 64, inputWidth: 32), batch: 2)
+        let timings = try bench.profileLayers(steps: 1)
+        let calls = Dictionary(uniqueKeysWithValues: timings.map { ($0.label, $0.calls) })
+        XCTAssertEqual(calls, [
+            "stem 3×3 s2": 1,
+            "BN+ReLU6": 27,             // after the stem and after each of 13 depthwise + 13 pointwise convs (fused)
+            "depthwise 3×3 s1": 9,
+            "depthwise 3×3 s2": 4,
+            "pointwise 1×1": 13,
+            "FPN lateral 1×1": 3,
+            "FPN upsample+add": 4,      // 2 upsamples + 2 adds
+            "FPN output 3×3": 3,
+            "head 3×3 + ReLU": 6,       // shared head on 3 levels: conv + ReLU each
+            "head output 3×3": 3,
+            EngineBenchmark.lossLabel: 5, // 3 Σx² + 2 adds
+        ])
+        XCTAssertEqual(timings.first?.label, "stem 3×3 s2", "rows in forward order")
+        for t in timings {
+            XCTAssertGreaterThan(t.forwardMilliseconds, 0, t.label)
+            XCTAssertGreaterThan(t.backwardMilliseconds, 0, t.label)
+        }
+        let table = LayerTimingTable.render(timings)
+        XCTAssertTrue(table.contains("depthwise 3×3 s2") && table.contains("total"), table)
+    }
+
+    /// The GEMM benchmark's shapes are read from the model; these are the 1×1 convolutions of
+    /// detector.py at 512×256: MobileNetV1-0.5 pointwise convs, then the FPN laterals.
+    func testPointwiseShapesComeFromTheModel() throws {
+        let shapes = try ReferenceDetector().pointwiseConvolutionShapes().map { [$0.inChannels, $0.outChannels, $0.height, $0.width] }
+        XCTAssertEqual(shapes, [
+            [16, 32, 256, 128], [32, 64, 128, 64], [64, 64, 128, 64], [64, 128, 64, 32], [128, 128, 64, 32],
+            [128, 256, 32, 16], [256, 256, 32, 16], [256, 512, 16, 8], [512, 512, 16, 8],
+            [128, 64, 64, 32], [256, 64, 32, 16], [512, 64, 16, 8],
+        ])
+    }
+
+    func testInvalidConfigurationsAndInputsThrowNamingTheField() throws {
+        let cases: [(DetectorConfiguration, String)] = [
+            (DetectorConfiguration(classCount: 0), "classCount"),
+            (DetectorConfiguration(anchorsPerCell: -1), "anchorsPerCell"),
+            (DetectorConfiguration(widthMultiplier: 0.01), "widthMultiplier"),
+            (DetectorConfiguration(fpnChannels: 0), "fpnChannels"),
+        ]
+        for (configuration, field) in cases {
+            XCTAssertThrowsError(try ReferenceDetector(configuration: configuration)) { XCTAssertTrue("\($0)".contains(field), "\($0)") }
+        }
+        XCTAssertThrowsError(try EngineBenchmark(batch: 1)) { XCTAssertTrue("\($0)".contains("batch is 1"), "\($0)") }
+        let model = try ReferenceDetector(configuration: DetectorConfiguration(inputHeight: 64, inputWidth: 32))
+        XCTAssertThrowsError(try model(Tape.noGradient().constant(try Tensor(zeros: [1, 3, 48, 32])))) { error in
+            XCTAssertTrue("\(error)".contains("ReferenceDetector") && "\(error)".contains("[1, 3, 48, 32]"), "\(error)")
+        }
+    }
+}
