@@ -7,7 +7,7 @@ import XCTest
 final class COCOResultsWriterTests: XCTestCase {
     let predictions: [COCOResultsWriter.Prediction] = [
         (sampleIndex: 1, classIndex: 2, box: BoundingBox(x: 0.1 + 0.2, y: 1.0 / 3, width: 2.0 / 3, height: 1e-7), score: 0.123456789012345),
-        (sampleIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 12, width: 640, height: 5e-324), score: 1),
+        (sampleIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 12, width: 640, height: .leastNonzeroMagnitude), score: 1),
     ]
 
     /// Ids are kept as JSON values; numbers go through JSONDecoder into Double (exact), not

@@ -119,7 +119,7 @@ final class COCOResultsReaderTests: XCTestCase {
         XCTAssertEqual(set.predictions, [
             PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0.42936741299104003, y: 125.66004341855162, width: 10, height: 0.25), score: 0.1),
             PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 0, y: 1, width: 2, height: 3), score: 0.30000000000000004),
-            PredictedBox(imageIndex: 0, classIndex: 1, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 5e-324),
+            PredictedBox(imageIndex: 0, classIndex: 1, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: .leastNonzeroMagnitude),
             PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 0.7),
         ], "a repeated key: the last one wins, as in the general parser")
         for entry in entries {

@@ -126,11 +126,11 @@ final class ReportTests: XCTestCase {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try "path: screens\n".write(to: folder.appendingPathComponent("screens.yaml"), atomically: true, encoding: .utf8)
         let saved = FileManager.default.currentDirectoryPath
-        defer { FileManager.default.changeCurrentDirectoryPath(saved) }
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(saved) }
         typealias Reference = EvaluationReport.SplitReference
-        FileManager.default.changeCurrentDirectoryPath(folder.path)
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path))
         let viaConfig = Reference(resolving: DatasetReference(path: "screens.yaml", split: "val"))
-        FileManager.default.changeCurrentDirectoryPath(data.path)
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(data.path))
         let viaFolder = Reference(resolving: DatasetReference(path: ".", split: "val"))
         let testSplit = Reference(resolving: DatasetReference(path: "../screens.yaml", split: "test"))
         let resolvedData = data.resolvingSymlinksInPath().path
