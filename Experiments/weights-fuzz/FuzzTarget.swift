@@ -1,13 +1,16 @@
 // libFuzzer entry point for the weights readers: `sh fuzz.sh [seconds]`.
-// Each input is parsed as a .slw file and as a safetensors file; a crash, an out-of-bounds
+// Each input is parsed as a .slw file, as a safetensors file, and as JSON text with Support's
+// parser (strict, and with the Python options COCO files use); a crash, an out-of-bounds
 // access (AddressSanitizer) or a broken invariant below is a bug. Errors are fine: that is
 // the reader refusing bad input.
+import Support
 @testable import Weights
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     decodeAll(bytes)
+    checkJSON(bytes)
     // Random mutations almost never keep the preamble and metadata CRC-32s valid, which would
     // stop the fuzzer at those checks; also parse a copy with the length and both checksums
     // recomputed so mutations reach the header JSON and tensor table checks.
@@ -58,5 +61,16 @@ private func checkRoundTrip(_ weights: WeightsFile) {
     for (a, b) in zip(again.tensors, weights.tensors) {
         precondition(a.tensor.shape == b.tensor.shape, "shape changed in a round trip")
         precondition(a.tensor.values.map(\.bitPattern) == b.tensor.values.map(\.bitPattern), "values changed in a round trip")
+    }
+}
+
+/// Whatever the JSON parser accepts, its writer writes back and the parser reads the same value.
+private func checkJSON(_ bytes: UnsafeRawBufferPointer) {
+    for options in [JSONParser.Options.strict, .python] {
+        guard let value = try? JSONParser.parse(bytes, options: options) else { continue }
+        guard let again = try? JSONParser.parse(value.serialized, options: options) else {
+            preconditionFailure("the parser refused what the writer wrote: \(value.serialized)")
+        }
+        precondition(again.serialized == value.serialized, "JSON changed in a round trip")  // text: NaN != NaN
     }
 }

@@ -46,16 +46,15 @@ public struct BenchmarkInput {
         return BenchmarkInput(classNames: names, samples: samples, predictions: predictions)
     }
 
-    /// The ground truth as a dataset (COCO image ids 1…N; `COCOWriter` then gives category ids 1…C),
-    /// to time pycocotools on the same input.
+    /// The ground truth as a dataset with COCO image ids 1…N and category ids 1…C, to time
+    /// pycocotools on the same input (`COCOWriter`) and to write the predictions with those ids.
     public func dataset(root: URL) -> Dataset {
-        Dataset(root: root, classes: classNames, samples: samples)
+        Dataset(root: root, classes: classNames, samples: samples, cocoCategoryIDs: classNames.indices.map { $0 + 1 })
     }
 
-    /// COCO results for the predictions, with the ids `COCOWriter` gives `dataset(root:)`.
-    public func cocoResultsJSON() -> String {
-        "[" + predictions.map { p in
-            "{\"image_id\":\(p.imageIndex + 1),\"category_id\":\(p.classIndex + 1),\"bbox\":[\(p.box.x),\(p.box.y),\(p.box.width),\(p.box.height)],\"score\":\(p.score)}"
-        }.joined(separator: ",\n") + "]\n"
+    /// The predictions as a COCO results file for `dataset(root:)` (`COCOResultsWriter`).
+    public func cocoResultsJSON() throws -> Data {
+        try COCOResultsWriter.json(predictions.map { ($0.imageIndex, $0.classIndex, $0.box, $0.score) },
+                                   for: dataset(root: URL(fileURLWithPath: "/")))
     }
 }

@@ -1,5 +1,6 @@
 import Data
 import Foundation
+import Support
 
 /// Predictions read from a COCO results file, with what was skipped under `--lenient`.
 public struct PredictionSet: Equatable {
@@ -68,20 +69,26 @@ public struct COCOResultsReader {
     }
 
     public func parse(_ data: Data, file: String, lenient: Bool) throws -> PredictionSet {
-        var parser = JSONValue.Parser(bytes: [UInt8](data))
+        try data.withUnsafeBytes { try parse($0, file: file, lenient: lenient) }
+    }
+
+    /// Walks the top-level array itself: plain entries take the byte scanner
+    /// (ResultsEntryScanner.swift), the rest the general parser.
+    private func parse(_ bytes: UnsafeRawBufferPointer, file: String, lenient: Bool) throws -> PredictionSet {
+        var parser = JSONParser(bytes: bytes, options: .python)
         func syntax<T>(_ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as JSONValue.SyntaxError {
+            do { return try body() } catch let error as JSONSyntaxError {
                 throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(error)")
             }
         }
         parser.skipWhitespace()
         guard parser.peek == UInt8(ascii: "[") else {
-            _ = try syntax { try JSONValue.parse(data) }  // a syntax error names its line; valid JSON is the wrong shape
+            _ = try syntax { try JSONParser.parse(bytes, options: .python) }  // a syntax error names its line; valid JSON is the wrong shape
             throw EvaluationError.badPredictionFile(file: file, reason: "expected a JSON array of {\"image_id\", \"category_id\", \"bbox\", \"score\"} objects (COCO results format)")
         }
         parser.position += 1
         var predictions: [PredictedBox] = []
-        predictions.reserveCapacity(data.count / 80)
+        predictions.reserveCapacity(bytes.count / 80)
         var skipped: [String: Int] = [:]
         var usedNumericClassIndex = false
         var outside = 0
@@ -96,7 +103,7 @@ public struct COCOResultsReader {
             let entry: JSONValue?
             if let fast, fast.isValid { entry = nil } else {
                 parser.position = start
-                entry = try syntax { try parser.value(depth: 1) }
+                entry = try syntax { try parser.parseValue(depth: 1) }
             }
             do {
                 let (prediction, numericIndex) = try entry.map(decode) ?? decode(fast!)
@@ -107,17 +114,9 @@ public struct COCOResultsReader {
                 skipped[problem.kind, default: 0] += 1
             }
             index += 1
-            parser.skipWhitespace()
-            more = parser.peek == UInt8(ascii: ",")
-            guard more || parser.peek == UInt8(ascii: "]") else {
-                throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(parser.peek == nil ? parser.error("unexpected end of file inside an array (truncated?)") : parser.error("expected ',' or ']'"))")
-            }
-            parser.position += 1
+            more = try syntax { try parser.arrayContinues() }
         }
-        parser.skipWhitespace()
-        guard parser.position == parser.bytes.count else {
-            throw EvaluationError.badPredictionFile(file: file, reason: "not valid JSON: \(parser.error("unexpected text after the JSON value"))")
-        }
+        try syntax { try parser.expectEnd() }
         let entries = index
         var notes: [String] = []
         if usedNumericClassIndex {
@@ -145,26 +144,27 @@ public struct COCOResultsReader {
     }
 
     private func decode(_ entry: JSONValue) throws -> (PredictedBox, Bool) {
-        guard case .object(let object) = entry else {
+        guard case .object = entry else {
             throw EntryProblem(kind: "not an object", message: "expected an object with image_id, category_id, bbox and score")
         }
-        for key in ["image_id", "category_id", "bbox", "score"] where object[key] == nil {
+        for key in ["image_id", "category_id", "bbox", "score"] where entry[key] == nil {
             throw EntryProblem(kind: "missing key", message: "missing key \"\(key)\"")
         }
-        let image = try resolveImage(object["image_id"]!)
-        let (classIndex, numericIndex) = try resolveClass(object["category_id"]!)
-        guard case .array(let values) = object["bbox"]!, values.count == 4 else {
-            throw EntryProblem(kind: "bad bbox", message: "bbox must be [x, y, width, height], got \(object["bbox"]!.shortDescription)")
+        let image = try resolveImage(entry["image_id"]!)
+        let (classIndex, numericIndex) = try resolveClass(entry["category_id"]!)
+        let bbox = entry["bbox"]!
+        guard case .array(let values) = bbox, values.count == 4 else {
+            throw EntryProblem(kind: "bad bbox", message: "bbox must be [x, y, width, height], got \(bbox.shortDescription)")
         }
-        let numbers = values.compactMap(Self.number)
+        let numbers = values.compactMap(\.doubleValue)
         guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
-            throw EntryProblem(kind: "bad bbox", message: "bbox must hold four finite numbers, got \(object["bbox"]!.shortDescription)")
+            throw EntryProblem(kind: "bad bbox", message: "bbox must hold four finite numbers, got \(bbox.shortDescription)")
         }
         guard numbers[2] >= 0, numbers[3] >= 0 else {
             throw EntryProblem(kind: "negative size", message: "bbox has a negative size (width \(numbers[2]), height \(numbers[3]))")
         }
-        guard let score = Self.number(object["score"]!), score.isFinite else {
-            throw EntryProblem(kind: "bad score", message: "score must be a finite number, got \(object["score"]!.shortDescription)")
+        guard let score = entry["score"]!.doubleValue, score.isFinite else {
+            throw EntryProblem(kind: "bad score", message: "score must be a finite number, got \(entry["score"]!.shortDescription)")
         }
         let box = BoundingBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
         return (PredictedBox(imageIndex: image, classIndex: classIndex, box: box, score: score), numericIndex)
@@ -179,7 +179,7 @@ public struct COCOResultsReader {
             if let id = Int(text), let index = imageByCOCOID[id] { return index }
             throw EntryProblem(kind: "unknown image", message: "image_id \"\(text)\" is not an image of \(scope) (matched against file names, paths and sample ids)")
         }
-        if let number = Self.number(value), let id = Int(exactly: number) {
+        if let id = value.intValue {
             if let index = imageByCOCOID[id] { return index }
             let hint = imageByCOCOID.isEmpty ? "; this dataset has no COCO image ids, so use file names as image_id" : ""
             throw EntryProblem(kind: "unknown image", message: "image_id \(id) is not an image of \(scope)\(hint)")
@@ -194,7 +194,7 @@ public struct COCOResultsReader {
             if let index = classByName[text] ?? classByLowercasedName[text.lowercased()] { return (index, false) }
             throw EntryProblem(kind: "unknown class", message: "category_id \"\(text)\" is not a class of this dataset (\(classNames.joined(separator: ", ")))")
         }
-        if let number = Self.number(value), let id = Int(exactly: number) {
+        if let id = value.intValue {
             if cocoCategoryIDs != nil {
                 if let index = classByCOCOID[id] { return (index, false) }
                 let known = (cocoCategoryIDs ?? []).map(String.init).joined(separator: ", ")
@@ -204,10 +204,5 @@ public struct COCOResultsReader {
             throw EntryProblem(kind: "unknown class", message: "category_id \(id) is not a class index 0..\(classNames.count - 1); use class names")
         }
         throw EntryProblem(kind: "unknown class", message: "category_id must be a COCO category id or a class name, got \(value.shortDescription)")
-    }
-
-    static func number(_ value: JSONValue) -> Double? {
-        if case .number(let number) = value { return number }
-        return nil
     }
 }

@@ -1,11 +1,12 @@
-import Foundation
+import Support
 
 /// The fast path for COCO results files. A results file is hundreds of thousands of small
-/// objects; building a `JSONValue` tree (a dictionary and strings per entry) took most of the
-/// time of `screenlab evaluate`. This reads the four keys of a plain entry straight from the
-/// bytes. Anything it does not expect (escapes, other types, NaN, syntax errors) makes it
-/// return nil, and the caller reads that entry with the general parser, so errors and edge
-/// cases come out exactly as before.
+/// objects; building a `JSONValue` tree for each entry (an array of members, an array for the
+/// box, a String per key) and then looking keys up costs about twice as much as reading the
+/// four keys of a plain entry straight from the bytes. Anything it does not expect (escapes,
+/// other types, NaN, syntax errors) makes it return nil, and the caller reads that entry with
+/// the general parser, so errors and edge cases come out exactly as there. Numbers go through
+/// the parser's own number routine, so both paths give the same values.
 struct ResultsEntry {
     var imageID: JSONValue
     var categoryID: JSONValue
@@ -22,7 +23,7 @@ struct ResultsEntry {
     }
 }
 
-extension JSONValue.Parser {
+extension JSONParser {
     /// One `{"image_id", "category_id", "bbox", "score", ...}` object at `position`, or nil
     /// (with `position` wherever it stopped: the caller rewinds).
     mutating func resultsEntry() -> ResultsEntry? {
@@ -36,20 +37,20 @@ extension JSONValue.Parser {
             guard peek == UInt8(ascii: ":") else { return nil }
             position += 1
             skipWhitespace()
-            if key.elementsEqual(Self.imageIDKey) {
+            if key.elementsEqual("image_id".utf8) {
                 guard let id = idValue() else { return nil }
                 imageID = id
-            } else if key.elementsEqual(Self.categoryIDKey) {
+            } else if key.elementsEqual("category_id".utf8) {
                 guard let id = idValue() else { return nil }
                 categoryID = id
-            } else if key.elementsEqual(Self.bboxKey) {
+            } else if key.elementsEqual("bbox".utf8) {
                 guard let values = fourNumbers() else { return nil }
                 box = values
-            } else if key.elementsEqual(Self.scoreKey) {
+            } else if key.elementsEqual("score".utf8) {
                 guard let value = plainNumber() else { return nil }
                 score = value
             } else {
-                guard (try? value(depth: 2)) != nil else { return nil }  // "id", "area", "segmentation", …
+                guard (try? parseValue(depth: 2)) != nil else { return nil }  // "id", "area", "segmentation", …
             }
             skipWhitespace()
             if peek == UInt8(ascii: ",") { position += 1; continue }
@@ -61,31 +62,26 @@ extension JSONValue.Parser {
         return ResultsEntry(imageID: imageID, categoryID: categoryID, box: box, score: score)
     }
 
-    static let imageIDKey = Array("image_id".utf8), categoryIDKey = Array("category_id".utf8)
-    static let bboxKey = Array("bbox".utf8), scoreKey = Array("score".utf8)
-
-    var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
-
     /// The bytes of a string without escapes (nil otherwise).
-    mutating func plainStringBytes() -> ArraySlice<UInt8>? {
+    private mutating func plainStringBytes() -> UnsafeBufferPointer<UInt8>? {
         guard peek == UInt8(ascii: "\"") else { return nil }
         let start = position + 1
         var end = start
         while end < bytes.count {
             let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") { position = end + 1; return bytes[start..<end] }
+            if byte == UInt8(ascii: "\"") { position = end + 1; return UnsafeBufferPointer(rebasing: bytes[start..<end]) }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             end += 1
         }
         return nil
     }
 
-    mutating func idValue() -> JSONValue? {
-        if let text = plainStringBytes() { return .string(String(decoding: text, as: UTF8.self)) }
-        return plainNumber().map(JSONValue.number)
+    private mutating func idValue() -> JSONValue? {
+        if peek == UInt8(ascii: "\"") { return plainStringBytes().flatMap { String(validating: $0, as: UTF8.self) }.map(JSONValue.string) }
+        return atNumber ? try? parseNumber() : nil
     }
 
-    mutating func fourNumbers() -> ResultsEntry.BoundingBoxValues? {
+    private mutating func fourNumbers() -> ResultsEntry.BoundingBoxValues? {
         guard peek == UInt8(ascii: "[") else { return nil }
         position += 1
         var values = (0.0, 0.0, 0.0, 0.0)
@@ -100,23 +96,14 @@ extension JSONValue.Parser {
         return .init(x: values.0, y: values.1, width: values.2, height: values.3)
     }
 
-    /// A number in the bytes `number()` accepts, converted with C `strtod` (correctly rounded,
-    /// the same as `Double(String)`) without making a String; nil for NaN/Infinity or anything odd.
-    mutating func plainNumber() -> Double? {
-        let start = position
-        var end = start
-        while end < bytes.count, Self.isNumberByte(bytes[end]) { end += 1 }
-        let length = end - start
-        guard length > 0, length < 64, bytes[start] != UInt8(ascii: "+"), bytes[start] != UInt8(ascii: ".") else { return nil }
-        let parsed: Double? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            for i in 0..<length { buffer[i] = CChar(bitPattern: bytes[start + i]) }
-            buffer[length] = 0
-            var stop: UnsafeMutablePointer<CChar>?
-            let value = strtod(buffer.baseAddress!, &stop)
-            return stop == buffer.baseAddress! + length ? value : nil
-        }
-        guard let parsed else { return nil }
-        position = end
-        return parsed
+    /// A number (integer or not) as a Double; nil for anything else. Only bytes that start a
+    /// number reach `parseNumber`, so a refusal never builds an error (which scans for its line).
+    private mutating func plainNumber() -> Double? {
+        atNumber ? (try? parseNumber())?.doubleValue : nil
+    }
+
+    private var atNumber: Bool {
+        guard let first = peek else { return false }
+        return first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
     }
 }

@@ -153,7 +153,7 @@ struct BenchEvaluateCommand: ParsableCommand {
             let folder = writeJSON.map { URL(fileURLWithPath: $0) }
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-bench-evaluate-\(UUID().uuidString)")
             try COCOWriter.write(input.dataset(root: folder), to: folder.appendingPathComponent("gt.json"))
-            try AtomicFile.write(input.cocoResultsJSON(), to: folder.appendingPathComponent("predictions.json"))
+            try AtomicFile.write(try input.cocoResultsJSON(), to: folder.appendingPathComponent("predictions.json"))
             if writeJSON != nil { print("wrote \(folder.path)/gt.json and predictions.json") }
             jsonFolder = folder
         }

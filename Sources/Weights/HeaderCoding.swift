@@ -1,3 +1,5 @@
+import Support
+
 /// The header as JSON (FORMAT.md, "Header"): encoding, and strict decoding that names the
 /// offending key. Keys unknown to this reader are an error in files of a version it knows
 /// (a typo or a corrupt writer) and are skipped in files of a newer minor version.

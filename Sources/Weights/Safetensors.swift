@@ -94,7 +94,7 @@ public struct SafetensorsFile {
         let json: JSONValue
         do {
             json = try JSONParser.parse(headerBytes)
-        } catch let error as JSONParseError {
+        } catch let error as JSONSyntaxError {
             throw fail("invalid JSON header at byte \(8 + error.offset): \(error.reason)")
         }
         guard case let .object(members) = json else { throw fail("the header is not a JSON object") }

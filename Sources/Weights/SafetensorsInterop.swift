@@ -1,3 +1,5 @@
+import Support
+
 /// Export to and import from safetensors, carrying the weights header in `__metadata__`
 /// (FORMAT.md, "safetensors interop").
 extension WeightsFile {
@@ -28,7 +30,7 @@ extension WeightsFile {
         for (key, text) in metadata.sorted(by: { $0.key < $1.key }) where key != "format" && key != "format_version" {
             do {
                 members.append((key, try JSONParser.parse(text)))
-            } catch let error as JSONParseError {
+            } catch let error as JSONSyntaxError {
                 throw WeightsError.invalidHeader(file: file, key: key, reason: "__metadata__ value is not JSON (\(error.reason) at \(error.offset))")
             }
         }

@@ -1,3 +1,4 @@
+import Support
 import Tensor
 
 extension WeightsFormat {
@@ -96,7 +97,7 @@ extension WeightsFormat {
         let json: JSONValue
         do {
             json = try JSONParser.parse(headerBytes)
-        } catch let error as JSONParseError {
+        } catch let error as JSONSyntaxError {
             throw WeightsError.invalidHeader(file: file, key: "header", reason: "invalid JSON at header byte \(error.offset): \(error.reason)")
         }
         let header = try WeightsHeader.decode(json, file: file, fileVersion: preamble.version, readerVersion: readerVersion)

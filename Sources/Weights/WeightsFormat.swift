@@ -1,3 +1,4 @@
+import Support
 import Tensor
 
 /// Byte layout of a `.slw` file; FORMAT.md beside this file is the specification.

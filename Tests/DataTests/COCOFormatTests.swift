@@ -71,6 +71,37 @@ final class COCOFormatTests: XCTestCase {
         XCTAssertThrowsError(try COCOReader.read(url)) { XCTAssertTrue("\($0)".contains("annotations[0].bbox[2]"), "\($0)") }
     }
 
+    /// Each bad value is named by file, path, and entry id; JSON syntax errors by line and column.
+    func testMalformedFilesNameTheKeyAndTheEntry() throws {
+        let folder = try Fixtures.temporaryFolder(self)
+        let url = folder.appendingPathComponent("bad.json")
+        func error(_ json: String) throws -> String {
+            try json.write(to: url, atomically: true, encoding: .utf8)
+            do { _ = try COCOReader.read(url); return "no error" } catch { return "\(error)" }
+        }
+        let image = #"{"id":1,"file_name":"a.png","width":4,"height":4}"#, category = #"{"id":1,"name":"Text"}"#
+        func file(annotation: String) -> String { #"{"images":[\#(image)],"categories":[\#(category)],"annotations":[\#(annotation)]}"# }
+        XCTAssertEqual(try error(file(annotation: #"{"id":5,"image_id":1,"bbox":[0,0,1,1]}"#)),
+                       "\(url.path): missing key 'category_id' at annotations[0] (id 5)")
+        XCTAssertEqual(try error(file(annotation: #"{"id":5,"image_id":1.5,"category_id":1,"bbox":[0,0,1,1]}"#)),
+                       "\(url.path): wrong type at annotations[0].image_id (id 5): expected an integer, found 1.5")
+        XCTAssertEqual(try error(file(annotation: #"{"id":5,"image_id":null,"category_id":1,"bbox":[0,0,1,1]}"#)),
+                       "\(url.path): null value at annotations[0].image_id (id 5)")
+        XCTAssertEqual(try error(file(annotation: #"{"id":5,"image_id":1,"category_id":1,"bbox":[0,0,1,1],"attributes":{"selected":1}}"#)),
+                       "\(url.path): wrong type at annotations[0].attributes.selected (id 5): expected true or false, found 1")
+        XCTAssertEqual(try error(#"{"images":[\#(image)],"categories":[{"id":1}],"annotations":[]}"#),
+                       "\(url.path): missing key 'name' at categories[0] (id 1)")
+        XCTAssertEqual(try error("[]"), "\(url.path): not a COCO instances JSON: expected an object with images, annotations and categories, found an array")
+        XCTAssertEqual(try error("{\"images\": [],\n \"annotations\": [}"), "\(url.path):2: not valid JSON (column 18): unexpected character '}'")
+        // Python's json writes NaN: the file reads, and the annotation holding it is the error.
+        XCTAssertEqual(try error(file(annotation: #"{"id":5,"image_id":1,"category_id":1,"bbox":[0,NaN,1,1]}"#)),
+                       "\(url.path): invalid annotation: annotation id 5: bbox must be 4 finite numbers [x, y, width, height]")
+        // Optional keys may be null or absent; unknown keys (segmentation) are ignored, a repeated key keeps the last value.
+        try file(annotation: #"{"id":5,"image_id":1,"category_id":1,"bbox":[9,9,9,9],"area":null,"segmentation":[[1,2,3]],"bbox":[0,0.1,1,2]}"#)
+            .write(to: url, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try COCOReader.read(url).samples[0].annotations.map(\.box), [BoundingBox(x: 0, y: 0.1, width: 1, height: 2)])
+    }
+
     func testSampleIDsDropExtensionAndImagesFolder() {
         XCTAssertEqual(COCOReader.sampleID(fileName: "images/s1.png"), "s1")
         XCTAssertEqual(COCOReader.sampleID(fileName: "../images/train/a.jpg"), "train/a")

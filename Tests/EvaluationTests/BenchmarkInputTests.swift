@@ -16,10 +16,10 @@ final class BenchmarkInputTests: XCTestCase {
         let map = try DetectionEvaluator(classNames: a.classNames, samples: a.samples, predictions: a.predictions).evaluate().map50!
         XCTAssertGreaterThan(map, 0.2)
         XCTAssertLessThan(map, 0.95)
-        // The results JSON reads back through the COCO results reader with the ids COCOWriter assigns.
+        // The results JSON (COCOResultsWriter) reads back through the COCO results reader with the ids COCOWriter assigns.
         let reader = COCOResultsReader(samples: a.samples, cocoImageIDs: a.samples.map(\.cocoImageID), classNames: a.classNames,
                                        cocoCategoryIDs: a.classNames.indices.map { $0 + 1 })
-        let set = try reader.parse(Data(a.cocoResultsJSON().utf8), file: "bench.json", lenient: false)
+        let set = try reader.parse(try a.cocoResultsJSON(), file: "bench.json", lenient: false)
         // Exact: numbers are parsed correctly rounded (Foundation's JSONSerialization is off by ulps on Linux).
         XCTAssertEqual(set.predictions.count, a.predictions.count)
         XCTAssertTrue(set.predictions == a.predictions, "the printed doubles read back bit for bit")

@@ -1,6 +1,7 @@
 import XCTest
 import Data
 @testable import Evaluation
+import Support
 
 final class COCOResultsReaderTests: XCTestCase {
     let samples = [
@@ -102,7 +103,7 @@ final class COCOResultsReaderTests: XCTestCase {
     }
 
     func testJSONNumbersAndEscapesAreExact() throws {
-        XCTAssertEqual(try JSONValue.parse(Data(#"[0.42936741299104003, -1.5e-3, 125.66004341855162, "a\"b\u00e9\ud83d\ude00"]"#.utf8)),
+        XCTAssertEqual(try JSONParser.parse(#"[0.42936741299104003, -1.5e-3, 125.66004341855162, "a\"b\u00e9\ud83d\ude00"]"#, options: .python),
                        .array([.number(0.42936741299104003), .number(-1.5e-3), .number(125.66004341855162), .string("a\"bé😀")]))
     }
 
@@ -123,15 +124,18 @@ final class COCOResultsReaderTests: XCTestCase {
             PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 0.7),
         ], "a repeated key: the last one wins, as in the general parser")
         for entry in entries {
-            let general = try JSONValue.parse(Data(entry.utf8))
-            var parser = JSONValue.Parser(bytes: Array(entry.utf8))
-            let fast = parser.resultsEntry()
+            let general = try JSONParser.parse(entry, options: .python)
+            let fast = Array(entry.utf8).withUnsafeBytes { bytes in
+                var parser = JSONParser(bytes: bytes, options: .python)
+                return parser.resultsEntry()
+            }
             if entry.contains("\\u") { XCTAssertNil(fast, "escapes take the general path"); continue }
-            guard case .object(let object) = general, let fast else { return XCTFail("fast path refused \(entry)") }
-            XCTAssertEqual(fast.imageID, object["image_id"])
-            XCTAssertEqual(fast.score, Self.double(object["score"]))
+            guard case .object = general, let fast else { return XCTFail("fast path refused \(entry)") }
+            XCTAssertEqual(fast.imageID, general["image_id"])
+            XCTAssertEqual(fast.categoryID, general["category_id"])
+            XCTAssertEqual(fast.score, Self.double(general["score"]))
             XCTAssertEqual([fast.box.x, fast.box.y, fast.box.width, fast.box.height],
-                           { if case .array(let v) = object["bbox"]! { return v.map { Self.double($0)! } }; return [] }())
+                           { if case .array(let v) = general["bbox"]! { return v.map { Self.double($0)! } }; return [] }())
         }
         // Values the fast path leaves to the general one still give the general errors.
         XCTAssertThrowsError(try parse(#"[{"image_id": 17, "category_id": 3, "bbox": [0, 1e999, 1, 1], "score": 0.5}]"#)) { error in
@@ -149,7 +153,7 @@ final class COCOResultsReaderTests: XCTestCase {
         XCTAssertEqual(try parse(" [ ] ").entries, 0)
     }
 
-    static func double(_ value: JSONValue?) -> Double? { if case .number(let d)? = value { return d }; return nil }
+    static func double(_ value: JSONValue?) -> Double? { value?.doubleValue }
 
     func testLenientSkipsAndCountsByReason() throws {
         let set = try parse("""

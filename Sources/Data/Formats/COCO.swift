@@ -12,8 +12,10 @@ import Support
 /// `iscrowd: 1` annotations are ignore-regions for crowds of objects; UI screens have no
 /// crowds and the evaluator has no ignore-region logic, so they are skipped and counted in
 /// `Dataset.notes` rather than silently becoming ordinary boxes.
-struct COCOFile: Codable {
-    struct Image: Codable {
+///
+/// Read by COCODecoding.swift, written with JSONEncoder.
+struct COCOFile: Encodable {
+    struct Image: Encodable {
         var id: Int
         var file_name: String
         var width: Int
@@ -22,12 +24,12 @@ struct COCOFile: Codable {
         var split: String?
     }
 
-    struct Attributes: Codable {
+    struct Attributes: Encodable {
         var selected: Bool?
         var clickable: Bool?
     }
 
-    struct Annotation: Codable {
+    struct Annotation: Encodable {
         var id: Int
         var image_id: Int
         var category_id: Int
@@ -37,7 +39,7 @@ struct COCOFile: Codable {
         var attributes: Attributes?
     }
 
-    struct Category: Codable {
+    struct Category: Encodable {
         var id: Int
         var name: String
         var supercategory: String?
@@ -143,20 +145,7 @@ public enum COCOReader {
     }
 
     static func decode(_ url: URL) throws -> COCOFile {
-        let data = try FileText.data(url)
-        do { return try JSONDecoder().decode(COCOFile.self, from: data) } catch let DecodingError.keyNotFound(key, context) {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "missing key '\(key.stringValue)' at \(path(context))")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "wrong type at \(path(context)): \(context.debugDescription)")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "null value at \(path(context))")
-        } catch {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "not a COCO instances JSON: \(error)")
-        }
-    }
-
-    static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        try COCOFile(json: try FileText.data(url), file: url.path)
     }
 
     /// `file_name` is relative to the JSON's folder; exports that keep the JSON in

@@ -8,7 +8,7 @@ import Support
 /// `Dataset.cocoCategoryIDs`); otherwise `image_id` is the sample's image path and
 /// `category_id` the class name, which ScreenLab's evaluator also accepts (pycocotools needs
 /// numbers: convert the ground truth to COCO first so it has ids). Numbers are written in
-/// their shortest form that reads back to the same double, so nothing is lost.
+/// their shortest form that reads back to the same double (`JSONWriter.number`), so nothing is lost.
 public enum COCOResultsWriter {
     /// One prediction: a box of class `classIndex` on `dataset.samples[sampleIndex]` (a tuple,
     /// so Evaluation's `PredictedBox` maps onto it without a second struct of the same shape).
@@ -35,31 +35,13 @@ public enum COCOResultsWriter {
             let values = [p.box.x, p.box.y, p.box.width, p.box.height, p.score]
             guard values.allSatisfy(\.isFinite) else { throw bad("box or score is not finite: \(values); JSON has no NaN or infinity") }
             let sample = dataset.samples[p.sampleIndex]
-            let image = sample.cocoImageID.map(String.init) ?? quoted(sample.imagePath)
-            let category = categoryIDs.map { String($0[p.classIndex]) } ?? quoted(dataset.classes[p.classIndex])
-            let bbox = values.prefix(4).map(number).joined(separator: ",")
+            let image = sample.cocoImageID.map(String.init) ?? JSONWriter.quoted(sample.imagePath)
+            let category = categoryIDs.map { String($0[p.classIndex]) } ?? JSONWriter.quoted(dataset.classes[p.classIndex])
+            let bbox = values.prefix(4).map(JSONWriter.number).joined(separator: ",")
             text += (position == 0 ? "\n" : ",\n")
-                + "{\"image_id\":\(image),\"category_id\":\(category),\"bbox\":[\(bbox)],\"score\":\(number(p.score))}"
+                + "{\"image_id\":\(image),\"category_id\":\(category),\"bbox\":[\(bbox)],\"score\":\(JSONWriter.number(p.score))}"
         }
         text += predictions.isEmpty ? "]\n" : "\n]\n"
         return Data(text.utf8)
-    }
-
-    /// Swift's shortest round-trip form (`0.1`, `1e-05`, `640.0`), all valid JSON numbers.
-    static func number(_ value: Double) -> String { value == 0 ? "0" : "\(value)" }
-
-    /// A JSON string: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
