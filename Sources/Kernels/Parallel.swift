@@ -36,7 +36,11 @@ public enum Parallel {
         return key
     }()
 
-    static let configureBLAS: Void = { openblas_set_num_threads(1) }()
+    /// Before the first BLAS call: kernels that match the CPU, then OpenBLAS single-threaded.
+    static let configureBLAS: Void = {
+        BLASKernelSelection.configure()
+        openblas_set_num_threads(1)
+    }()
 
     /// Worker threads used by the kernels (≥ 1). Default: the number of active processors.
     /// Safe to read and set from any thread; a kernel already running keeps the count it started with.

@@ -86,6 +86,7 @@ struct BenchEngineCommand: ParsableCommand {
         let (timedSteps, gemmRepetitions, profiledSteps) = quick ? (min(steps, 3), 3, 1) : (steps, 15, 3)
         let machine = MachineDescription.current()
         print("ScreenLab engine benchmark — \(machine.summary), \(threads) threads, \(Date())\(quick ? " (quick run)" : "")")
+        print(BLASKernelSelection.note)
         if !skipGEMM {
             print("\n1×1 convolutions of the reference detector at batch \(batch): engine (Variable.conv2d, no-grad tape) vs the faster "
                   + "of two raw cblas_sgemm variants on the same \(threads) threads (median of \(gemmRepetitions))")

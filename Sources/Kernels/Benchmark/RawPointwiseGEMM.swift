@@ -13,6 +13,7 @@ public enum RawPointwiseGEMM: String, CaseIterable, Sendable {
     /// Sets OpenBLAS's thread count for this variant. Not part of the work: call it before
     /// timing, and `restoreEngineThreading()` after.
     public func prepare(threads: Int) {
+        Parallel.configureBLAS  // the same kernels the engine runs
         openblas_set_num_threads(Int32(self == .openBLASThreads ? max(1, threads) : 1))
     }
 
