@@ -1,7 +1,9 @@
 import Foundation
 
 /// A single, self-overwriting progress line on standard error: done/total, rate and ETA.
-/// Redraws at most every `interval` seconds so hot loops can call `advance` freely.
+/// Redraws at most every `interval` seconds so hot loops can call `advance` freely. When
+/// standard error is not a terminal (a CI log, a file) it prints plain lines instead, at most
+/// one every 10 seconds plus the last, so logs stay readable.
 public final class ProgressLine {
     private let label: String
     private let total: Int
@@ -10,17 +12,26 @@ public final class ProgressLine {
     private let start = DispatchTime.now().uptimeNanoseconds
     private var lastDraw: UInt64 = 0
     private let enabled: Bool
+    private let isTerminal: Bool
+    private let write: (String) -> Void
     /// A drawn line not yet ended with a newline: closed in deinit, so an error thrown
     /// mid-way prints on its own line instead of after the progress text.
     private var lineOpen = false
+    /// `done` at the last plain line (non-terminal), so `finish` does not repeat it.
+    private var lastLoggedDone = -1
     public private(set) var done = 0
 
-    public init(_ label: String, total: Int, unit: String = "items", interval: Double = 0.25, enabled: Bool = true) {
+    /// `isTerminal` and `write` default to standard error; tests pass their own.
+    public init(_ label: String, total: Int, unit: String = "items", interval: Double = 0.25, enabled: Bool = true,
+                isTerminal: Bool = isatty(STDERR_FILENO) != 0,
+                write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
         self.label = label
         self.total = total
         self.unit = unit
-        self.interval = interval
+        self.isTerminal = isTerminal
+        self.interval = isTerminal ? interval : max(interval, 10)
         self.enabled = enabled
+        self.write = write
     }
 
     public var elapsedSeconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -36,13 +47,17 @@ public final class ProgressLine {
 
     public func finish(detail: String = "") {
         guard enabled else { return }
-        draw(detail: detail)
-        FileHandle.standardError.write(Data("\n".utf8))
+        if isTerminal {
+            draw(detail: detail)
+            write("\n")
+        } else if done != lastLoggedDone || !detail.isEmpty {
+            draw(detail: detail)
+        }
         lineOpen = false
     }
 
     deinit {
-        if lineOpen { FileHandle.standardError.write(Data("\n".utf8)) }
+        if lineOpen { write("\n") }
     }
 
     private func draw(detail: String) {
@@ -53,8 +68,13 @@ public final class ProgressLine {
         var line = String(format: "\r%@ %d/%d (%.0f%%) %.1f %@/s, elapsed %@, ETA %@", label, done, total, percent, rate, unit,
                           ProgressLine.clock(elapsed), ProgressLine.clock(remaining))
         if !detail.isEmpty { line += "  " + detail }
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
-        lineOpen = true
+        if isTerminal {
+            write(line + "\u{1B}[K")
+            lineOpen = true
+        } else {
+            write(line.dropFirst() + "\n")
+            lastLoggedDone = done
+        }
     }
 
     public static func clock(_ seconds: Double) -> String {
