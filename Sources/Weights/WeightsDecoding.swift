@@ -104,9 +104,33 @@ extension WeightsFormat {
         let table = UnsafeRawBufferPointer(rebasing: metadata[Int(headerLength)...])
         let entries = try decodeTable(table, count: preamble.tensorCount, dataOffset: dataOffset, fileSize: bytes.count, file: file,
                                       skipsUnknownFields: preamble.version > readerVersion)
+        if preamble.version <= readerVersion {
+            try checkPaddingIsZero(bytes, from: UInt64(preambleSize) + headerLength + tableLength, entries: entries, file: file)
+        }
         let layout = WeightsLayout(version: preamble.version, fileSize: bytes.count, headerByteCount: Int(headerLength),
                                    dataOffset: dataOffset, entries: entries)
         return (layout, header)
+    }
+
+    /// Every byte outside the checksummed parts (preamble, metadata, tensors) is padding, which
+    /// must be zero: then no byte of a file can change unnoticed. Not applied to a newer minor
+    /// version, which may give those bytes a meaning this reader does not know.
+    private static func checkPaddingIsZero(_ bytes: UnsafeRawBufferPointer, from metadataEnd: UInt64,
+                                           entries: [TensorEntry], file: String) throws {
+        var cursor = Int(metadataEnd)
+        func checkGap(upTo end: Int) throws {
+            guard cursor < end else { return }
+            if let index = bytes[cursor..<end].firstIndex(where: { $0 != 0 }) {
+                throw WeightsError.invalidLayout(file: file, reason: "padding byte \(index) is 0x\(String(bytes[index], radix: 16, uppercase: true)), "
+                    + "not zero: the file was changed after it was written, or its writer is broken")
+            }
+        }
+        // In bounds: decodeTable checked every entry against the file size, and they do not overlap.
+        for entry in entries.sorted(by: { $0.offset < $1.offset }) where entry.byteLength > 0 {
+            try checkGap(upTo: Int(entry.offset))
+            cursor = max(cursor, Int(entry.offset + entry.byteLength))
+        }
+        try checkGap(upTo: bytes.count)
     }
 
     /// Magic and version: checked first, so a newer major version is named even if the rest

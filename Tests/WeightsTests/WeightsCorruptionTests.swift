@@ -57,6 +57,25 @@ final class WeightsCorruptionTests: XCTestCase {
         }
     }
 
+    /// Every byte outside the checksummed parts is zero padding, so changing any of them is
+    /// found too: before the data offset, between tensors and after the last one.
+    func testNonZeroPaddingIsReported() throws {
+        let layout = try XCTUnwrap(try decode(bytes).layout)
+        let tensors = layout.entries.filter { $0.byteLength > 0 }.sorted { $0.offset < $1.offset }
+        var gaps = [Int(layout.dataOffset) - 1]  // the last byte before the data
+        for (previous, next) in zip(tensors, tensors.dropFirst()) where previous.offset + previous.byteLength < next.offset {
+            gaps.append(Int(previous.offset + previous.byteLength))  // the first byte after a tensor
+        }
+        XCTAssertGreaterThan(gaps.count, 1, "the sample has padding between tensors")
+        for index in gaps {
+            XCTAssertEqual(bytes[index], 0)
+            var changed = bytes
+            changed[index] = 0x5A
+            assertDecodeFails(changed, .invalidLayout(file: file, reason: "padding byte \(index) is 0x5A, not zero: "
+                                                            + "the file was changed after it was written, or its writer is broken"))
+        }
+    }
+
     func testTrailingBytesAreReported() {
         assertDecodeFails(bytes + [0], .trailingBytes(file: file, fileSize: fileSize + 1, declared: UInt64(fileSize)))
     }
