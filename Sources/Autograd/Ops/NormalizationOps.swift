@@ -46,7 +46,7 @@ extension Variable {
                     gb.withUnsafeMutableBufferPointer { bp in
                         BatchNormKernel.backward(gradOutput: gradOut.pointer, input: input.pointer, batch: n, channels: c, spatial: spatial,
                                                  mean: meanValue.pointer, invStd: invStdValue.pointer, gamma: g.pointer,
-                                                 activation: activation, activationOutput: activation == nil ? nil : out.pointer,
+                                                 beta: b.pointer, activation: activation,
                                                  gradInput: i.baseAddress!, gradGamma: gp.baseAddress!, gradBeta: bp.baseAddress!)
                     }
                 }

@@ -36,35 +36,49 @@ public enum BatchNormKernel {
     ) {
         Parallel.forEach(batch * channels) { p in
             let c = p % channels
-            let scale = invStd[c] * (gamma?[c] ?? 1)
-            let shift = (beta?[c] ?? 0) - mean[c] * scale
+            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             VectorSums.affine(
                 input + p * spatial, count: spatial, scale: scale, shift: shift, activation: activation, output: output + p * spatial)
         }
     }
 
+    /// `normalize`'s per-channel `x · scale + shift`; the backward recomputes the fused
+    /// activation's input with it, bit for bit.
+    @inline(__always)
+    static func normalizingAffine(
+        _ c: Int, mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
+        beta: UnsafePointer<Float>?
+    ) -> (scale: Float, shift: Float) {
+        let scale = invStd[c] * (gamma?[c] ?? 1)
+        return (scale, (beta?[c] ?? 0) - mean[c] * scale)
+    }
+
     /// Training-mode backward (the statistics depend on the batch):
     /// `dx = gamma·invStd·(dy − mean(dy) − x̂·mean(dy·x̂))`, `dgamma = Σ dy·x̂`, `dbeta = Σ dy`.
-    /// With `activation` (relu or relu6, fused in `normalize`), `gradOutput` is the gradient
-    /// of the activation's output `activationOutput` and is masked by its derivative on the
-    /// fly. gradInput may equal gradOutput.
+    /// With `activation` (relu or relu6, fused in `normalize` with the same mean, invStd,
+    /// gamma and beta), `gradOutput` is the gradient of the activation's output and is masked
+    /// by its derivative, read from the pre-activation `x · scale + shift` recomputed from
+    /// the input already being streamed: identical to `normalize`'s, so the mask equals the
+    /// one its output gives, without reading that output (5 tensor passes instead of 7).
+    /// gradInput may equal gradOutput.
     public static func backward(
         gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
         mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
-        activation: ActivationKind? = nil, activationOutput: UnsafePointer<Float>? = nil,
+        beta: UnsafePointer<Float>?, activation: ActivationKind? = nil,
         gradInput: UnsafeMutablePointer<Float>, gradGamma: UnsafeMutablePointer<Float>?,
         gradBeta: UnsafeMutablePointer<Float>?
     ) {
         let mask = FusedActivationMask(activation)
-        precondition(mask == nil || activationOutput != nil, "a fused activation needs activationOutput")
         let count = Float(batch * spatial)
         Parallel.forEach(channels) { c in
+            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             var sumG = 0.0, sumGX = 0.0
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                if let mask, let y = activationOutput {
-                    let (s, d) = VectorSums.maskedSumAndDot(
-                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower, upper: mask.upper)
+                if let mask {
+                    let (s, d) = VectorSums.preActivationMaskedSumAndDot(
+                        gradOutput + offset, input + offset, count: spatial, scale: scale, shift: shift,
+                        lower: mask.lower, upper: mask.upper)
                     sumG += s
                     sumGX += d
                 } else {
@@ -83,10 +97,10 @@ public enum BatchNormKernel {
             let k = -a * Float(sumG) / count - b * m
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                if let mask, let y = activationOutput {
-                    VectorSums.combineMasked(
-                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower,
-                        upper: mask.upper, a: a, b: b, c: k, output: gradInput + offset)
+                if let mask {
+                    VectorSums.preActivationCombineMasked(
+                        gradOutput + offset, input + offset, count: spatial, scale: scale, shift: shift,
+                        lower: mask.lower, upper: mask.upper, a: a, b: b, c: k, output: gradInput + offset)
                 } else {
                     VectorSums.combine(
                         gradOutput + offset, input + offset, count: spatial, a: a, b: b, c: k, output: gradInput + offset)

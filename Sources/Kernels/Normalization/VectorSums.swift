@@ -184,6 +184,74 @@ enum VectorSums {
     }
 }
 
+extension VectorSums {
+    // MARK: Gradients through a fused relu / relu6, mask from the pre-activation
+    // (lower < x · scale + shift < upper, the same product and sum as `affineClamped`)
+
+    @inline(__always)
+    static func maskedByPreActivation(
+        _ g: SIMD8<Float>, _ x: SIMD8<Float>, _ scale: SIMD8<Float>, _ shift: SIMD8<Float>,
+        _ lo: SIMD8<Float>, _ hi: SIMD8<Float>
+    ) -> SIMD8<Float> {
+        masked(g, x * scale + shift, lo, hi)
+    }
+
+    /// `(Σ g·m, Σ g·m·x)` with m the activation's derivative at `x · scale + shift`.
+    static func preActivationMaskedSumAndDot(
+        _ g: UnsafePointer<Float>, _ x: UnsafePointer<Float>, count: Int, scale: Float, shift: Float,
+        lower: Float, upper: Float
+    ) -> (Double, Double) {
+        let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
+        let va = SIMD8<Float>(repeating: scale), vb = SIMD8<Float>(repeating: shift)
+        var sum = 0.0, dot = 0.0
+        var start = 0
+        while start < count {
+            let end = min(count, start + block)
+            var acc = SIMD8<Float>(), accX = SIMD8<Float>()
+            var i = start
+            while i + 8 <= end {
+                let xv = load8(x + i)
+                let m = maskedByPreActivation(load8(g + i), xv, va, vb, lo, hi)
+                acc += m
+                accX += m * xv
+                i += 8
+            }
+            var tail: Float = 0, tailX: Float = 0
+            while i < end {
+                let v = x[i] * scale + shift
+                if v > lower && v < upper { tail += g[i]; tailX += g[i] * x[i] }
+                i += 1
+            }
+            sum += Double(acc.sum()) + Double(tail)
+            dot += Double(accX.sum()) + Double(tailX)
+            start = end
+        }
+        return (sum, dot)
+    }
+
+    /// `out = a·g·m + b·x + c` with m the activation's derivative at `x · scale + shift`.
+    static func preActivationCombineMasked(
+        _ g: UnsafePointer<Float>, _ x: UnsafePointer<Float>, count: Int, scale: Float, shift: Float,
+        lower: Float, upper: Float, a: Float, b: Float, c: Float, output: UnsafeMutablePointer<Float>
+    ) {
+        let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
+        let vs = SIMD8<Float>(repeating: scale), vt = SIMD8<Float>(repeating: shift)
+        let va = SIMD8<Float>(repeating: a), vb = SIMD8<Float>(repeating: b), vc = SIMD8<Float>(repeating: c)
+        var i = 0
+        while i + 8 <= count {
+            let xv = load8(x + i)
+            store8(va * maskedByPreActivation(load8(g + i), xv, vs, vt, lo, hi) + vb * xv + vc, output + i)
+            i += 8
+        }
+        while i < count {
+            let v = x[i] * scale + shift
+            let gm: Float = v > lower && v < upper ? g[i] : 0
+            output[i] = a * gm + b * x[i] + c
+            i += 1
+        }
+    }
+}
+
 /// The derivative mask of an activation that can be fused into a batch-norm backward.
 struct FusedActivationMask {
     let lower: Float, upper: Float
