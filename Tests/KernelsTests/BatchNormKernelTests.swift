@@ -234,4 +234,30 @@ final class FusedBatchNormActivationTests: XCTestCase {
             XCTAssertEqual(memory.array(fromInput, values.count), memory.array(fromOutput, values.count), "upper \(upper)")
         }
     }
+
+    /// The one-task-per-channel training forward gives exactly what statistics, invStd and
+    /// normalize give as separate calls, for 1 and 2 threads.
+    func testTrainingForwardEqualsSeparateCalls() {
+        let batch = 3, channels = 5, spatial = 29, count = batch * channels * spatial, epsilon: Float = 1e-3
+        var random = TestRandom(seed: 12)
+        let memory = Scratch()
+        let x = memory.copy(random.floats(count, scale: 3, offset: 1))
+        let gamma = memory.copy(random.floats(channels, scale: 2, offset: 5)), beta = memory.copy(random.floats(channels, scale: 2, offset: 2))
+        let m = memory.zeros(channels), v = memory.zeros(channels), s = memory.zeros(channels), y = memory.zeros(count)
+        BatchNormKernel.statistics(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, variance: v)
+        for c in 0..<channels { s[c] = 1 / (v[c] + epsilon).squareRoot() }
+        BatchNormKernel.normalize(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, invStd: s,
+                                  gamma: gamma, beta: beta, activation: .relu6, output: y)
+        let expected = [m, v, s].flatMap { memory.array($0, channels) } + memory.array(y, count)
+        XCTAssertTrue(memory.array(y, count).contains(6) && memory.array(y, count).contains(0), "test data must clip")
+        for threads in [1, 2] {
+            let fm = memory.zeros(channels), fv = memory.zeros(channels), fs = memory.zeros(channels), fy = memory.zeros(count)
+            withThreads(threads) {
+                BatchNormKernel.trainingForward(
+                    input: x, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, gamma: gamma, beta: beta,
+                    activation: .relu6, mean: fm, variance: fv, invStd: fs, output: fy)
+            }
+            XCTAssertEqual([fm, fv, fs].flatMap { memory.array($0, channels) } + memory.array(fy, count), expected, "threads \(threads)")
+        }
+    }
 }

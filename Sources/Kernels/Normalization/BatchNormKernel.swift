@@ -9,19 +9,45 @@ public enum BatchNormKernel {
         input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
         mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>
     ) {
-        let count = Double(batch * spatial)
         Parallel.forEach(channels) { c in
-            guard count > 0 else { mean[c] = 0; variance[c] = 0; return }
-            let shift = input[c * spatial]
-            var sum = 0.0, squares = 0.0
+            (mean[c], variance[c]) = channelStatistics(c, input: input, batch: batch, channels: channels, spatial: spatial)
+        }
+    }
+
+    static func channelStatistics(
+        _ c: Int, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int
+    ) -> (mean: Float, variance: Float) {
+        let count = Double(batch * spatial)
+        guard count > 0 else { return (0, 0) }
+        let shift = input[c * spatial]
+        var sum = 0.0, squares = 0.0
+        for n in 0..<batch {
+            let (s, q) = VectorSums.shiftedMoments(input + (n * channels + c) * spatial, count: spatial, shift: shift)
+            sum += s
+            squares += q
+        }
+        let centred = sum / count
+        return (Float(Double(shift) + centred), Float(max(0, squares / count - centred * centred)))
+    }
+
+    /// Training-mode forward in one task per channel: `statistics`, `invStd = 1/√(variance + ε)`,
+    /// then `normalize` of that channel's planes while they are still in cache (the separate
+    /// calls read the whole tensor twice from memory). Results are those of the separate calls.
+    public static func trainingForward(
+        input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int, epsilon: Float,
+        gamma: UnsafePointer<Float>?, beta: UnsafePointer<Float>?, activation: ActivationKind? = nil,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEach(channels) { c in
+            (mean[c], variance[c]) = channelStatistics(c, input: input, batch: batch, channels: channels, spatial: spatial)
+            invStd[c] = 1 / (variance[c] + epsilon).squareRoot()
+            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             for n in 0..<batch {
-                let (s, q) = VectorSums.shiftedMoments(input + (n * channels + c) * spatial, count: spatial, shift: shift)
-                sum += s
-                squares += q
+                let offset = (n * channels + c) * spatial
+                VectorSums.affine(
+                    input + offset, count: spatial, scale: scale, shift: shift, activation: activation, output: output + offset)
             }
-            let centred = sum / count
-            mean[c] = Float(Double(shift) + centred)
-            variance[c] = Float(max(0, squares / count - centred * centred))
         }
     }
 
