@@ -63,7 +63,7 @@ final class BatchNormKernelTests: XCTestCase {
                     // dL/dy = weights for L = Σ y·weights.
                     BatchNormKernel.backward(
                         gradOutput: wp, input: xp, batch: batch, channels: channels, spatial: spatial, mean: m, invStd: s,
-                        gamma: gp, gradInput: gxp, gradGamma: ggp, gradBeta: gbp)
+                        gamma: gp, beta: bp, gradInput: gxp, gradGamma: ggp, gradBeta: gbp)
                 } } }
             } } } }
         } } } }
@@ -145,7 +145,7 @@ final class BatchNormKernelTests: XCTestCase {
                 gx.withPointer { gxp in gGamma.withPointer { ggp in gBeta.withPointer { gbp in
                     BatchNormKernel.statistics(input: xp, batch: 2, channels: 64, spatial: 300, mean: m, variance: v)
                     BatchNormKernel.backward(
-                        gradOutput: gp, input: xp, batch: 2, channels: 64, spatial: 300, mean: m, invStd: v, gamma: nil,
+                        gradOutput: gp, input: xp, batch: 2, channels: 64, spatial: 300, mean: m, invStd: v, gamma: nil, beta: nil,
                         gradInput: gxp, gradGamma: ggp, gradBeta: gbp)
                 } } }
             } } } }
@@ -177,11 +177,11 @@ final class FusedBatchNormActivationTests: XCTestCase {
                                       gamma: gamma, beta: beta, output: plain)
             Activation.forward(kind, input: plain, output: activated, count: count)
             BatchNormKernel.backward(gradOutput: g, input: x, batch: batch, channels: channels, spatial: spatial,
-                                     mean: m, invStd: s, gamma: gamma, activation: kind, activationOutput: fused,
+                                     mean: m, invStd: s, gamma: gamma, beta: beta, activation: kind,
                                      gradInput: gxFused, gradGamma: ggF, gradBeta: gbF)
             Activation.backward(kind, input: plain, output: activated, gradOutput: g, gradInput: gAct, count: count)
             BatchNormKernel.backward(gradOutput: gAct, input: x, batch: batch, channels: channels, spatial: spatial,
-                                     mean: m, invStd: s, gamma: gamma, gradInput: gxPlain, gradGamma: ggP, gradBeta: gbP)
+                                     mean: m, invStd: s, gamma: gamma, beta: nil, gradInput: gxPlain, gradGamma: ggP, gradBeta: gbP)
             let fusedValues = memory.array(fused, count)
             XCTAssertEqual(fusedValues, memory.array(activated, count), "\(kind)")
             XCTAssertTrue(fusedValues.contains(0) && (kind == .relu || fusedValues.contains(6)), "test data must clip")
@@ -206,6 +206,58 @@ final class FusedBatchNormActivationTests: XCTestCase {
             XCTAssertEqual(memory.array(gxAffFused, count), memory.array(gxAffPlain, count), "\(kind) affine gradInput")
             assertClose(memory.array(sgF, channels), memory.array(sgP, channels).map(Double.init), tolerance: 1e-6, "\(kind) gradScale")
             assertClose(memory.array(tgF, channels), memory.array(tgP, channels).map(Double.init), tolerance: 1e-6, "\(kind) gradShift")
+        }
+    }
+
+    /// The backward's mask from the recomputed pre-activation equals the mask read from the
+    /// clamped output, also for values exactly on the clip points: sums and input gradient
+    /// agree bit for bit.
+    func testPreActivationMaskEqualsOutputMask() {
+        // scale 0.5, shift −1: x = 2 → 0 and x = 14 → 6 exactly; 11 values exercise the scalar tail.
+        let values: [Float] = [2, 14, -3, 1.999, 2.001, 13.999, 14.001, 7, -8, 20, 0.5, 3, 2, 14, 9, 6, 2.5, 1, 2]
+        let memory = Scratch()
+        let x = memory.copy(values), g = memory.copy(values.indices.map { Float($0 % 5) - 1.5 })
+        let y = memory.zeros(values.count), fromOutput = memory.zeros(values.count), fromInput = memory.zeros(values.count)
+        for (lower, upper) in [(Float(0), Float(6)), (0, .infinity)] {
+            VectorSums.affineClamped(x, count: values.count, scale: 0.5, shift: -1, lower: lower, upper: upper, output: y)
+            let maskedCount = (0..<values.count).filter { y[$0] > lower && y[$0] < upper }.count
+            XCTAssertTrue(maskedCount > 0 && maskedCount < values.count - 4, "test data must clip on both sides")
+            let expected = VectorSums.maskedSumAndDot(g, x, y, count: values.count, lower: lower, upper: upper)
+            let actual = VectorSums.preActivationMaskedSumAndDot(
+                g, x, count: values.count, scale: 0.5, shift: -1, lower: lower, upper: upper)
+            XCTAssertEqual(actual.0, expected.0)
+            XCTAssertEqual(actual.1, expected.1)
+            VectorSums.combineMasked(g, x, y, count: values.count, lower: lower, upper: upper, a: 2, b: 0, c: 0.25, output: fromOutput)
+            VectorSums.preActivationCombineMasked(
+                g, x, count: values.count, scale: 0.5, shift: -1, lower: lower, upper: upper, a: 2, b: 0, c: 0.25,
+                output: fromInput)
+            XCTAssertEqual(memory.array(fromInput, values.count), memory.array(fromOutput, values.count), "upper \(upper)")
+        }
+    }
+
+    /// The one-task-per-channel training forward gives exactly what statistics, invStd and
+    /// normalize give as separate calls, for 1 and 2 threads.
+    func testTrainingForwardEqualsSeparateCalls() {
+        let batch = 3, channels = 5, spatial = 29, count = batch * channels * spatial, epsilon: Float = 1e-3
+        var random = TestRandom(seed: 12)
+        let memory = Scratch()
+        let x = memory.copy(random.floats(count, scale: 3, offset: 1))
+        let gamma = memory.copy(random.floats(channels, scale: 2, offset: 5)), beta = memory.copy(random.floats(channels, scale: 2, offset: 2))
+        let m = memory.zeros(channels), v = memory.zeros(channels), s = memory.zeros(channels), y = memory.zeros(count)
+        BatchNormKernel.statistics(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, variance: v)
+        for c in 0..<channels { s[c] = 1 / (v[c] + epsilon).squareRoot() }
+        BatchNormKernel.normalize(input: x, batch: batch, channels: channels, spatial: spatial, mean: m, invStd: s,
+                                  gamma: gamma, beta: beta, activation: .relu6, output: y)
+        let expected = [m, v, s].flatMap { memory.array($0, channels) } + memory.array(y, count)
+        XCTAssertTrue(memory.array(y, count).contains(6) && memory.array(y, count).contains(0), "test data must clip")
+        for threads in [1, 2] {
+            let fm = memory.zeros(channels), fv = memory.zeros(channels), fs = memory.zeros(channels), fy = memory.zeros(count)
+            withThreads(threads) {
+                BatchNormKernel.trainingForward(
+                    input: x, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, gamma: gamma, beta: beta,
+                    activation: .relu6, mean: fm, variance: fv, invStd: fs, output: fy)
+            }
+            XCTAssertEqual([fm, fv, fs].flatMap { memory.array($0, channels) } + memory.array(fy, count), expected, "threads \(threads)")
         }
     }
 }

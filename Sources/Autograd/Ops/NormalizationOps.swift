@@ -25,16 +25,18 @@ extension Variable {
         let input = value, g = gamma.value, b = beta.value
         var mean = Tensor(uninitialized: [c]), variance = Tensor(uninitialized: [c]), invStd = Tensor(uninitialized: [c])
         let out = tape.timed(.batchNorm) { () -> Tensor in
+            var out = Tensor(uninitialized: input.shape)
             mean.withUnsafeMutableBufferPointer { m in
                 variance.withUnsafeMutableBufferPointer { v in
-                    BatchNormKernel.statistics(input: input.pointer, batch: n, channels: c, spatial: spatial, mean: m.baseAddress!, variance: v.baseAddress!)
+                    invStd.withUnsafeMutableBufferPointer { s in
+                        out.withUnsafeMutableBufferPointer { o in
+                            BatchNormKernel.trainingForward(
+                                input: input.pointer, batch: n, channels: c, spatial: spatial, epsilon: epsilon, gamma: g.pointer,
+                                beta: b.pointer, activation: activation, mean: m.baseAddress!, variance: v.baseAddress!,
+                                invStd: s.baseAddress!, output: o.baseAddress!)
+                        }
+                    }
                 }
-            }
-            invStd.withUnsafeMutableBufferPointer { s in for i in 0..<c { s[i] = 1 / (variance[flat: i] + epsilon).squareRoot() } }
-            var out = Tensor(uninitialized: input.shape)
-            out.withUnsafeMutableBufferPointer {
-                BatchNormKernel.normalize(input: input.pointer, batch: n, channels: c, spatial: spatial, mean: mean.pointer, invStd: invStd.pointer,
-                                          gamma: g.pointer, beta: b.pointer, activation: activation, output: $0.baseAddress!)
             }
             return out
         }
@@ -46,7 +48,7 @@ extension Variable {
                     gb.withUnsafeMutableBufferPointer { bp in
                         BatchNormKernel.backward(gradOutput: gradOut.pointer, input: input.pointer, batch: n, channels: c, spatial: spatial,
                                                  mean: meanValue.pointer, invStd: invStdValue.pointer, gamma: g.pointer,
-                                                 activation: activation, activationOutput: activation == nil ? nil : out.pointer,
+                                                 beta: b.pointer, activation: activation,
                                                  gradInput: i.baseAddress!, gradGamma: gp.baseAddress!, gradBeta: bp.baseAddress!)
                     }
                 }

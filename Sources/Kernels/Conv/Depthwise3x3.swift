@@ -137,34 +137,66 @@ enum Depthwise3x3 {
         _ p: PaddedPlane, gradOutput: UnsafePointer<Float>, outHeight: Int, outWidth: Int, stride: Int,
         into sums: inout [Double]
     ) {
+        let s = stride == 1
+            ? weightGradientStride1(p, gradOutput: gradOutput, outHeight: outHeight, outWidth: outWidth)
+            : weightGradientStride2(p, gradOutput: gradOutput, outHeight: outHeight, outWidth: outWidth)
+        for t in 0..<9 { sums[t] += Double(s[t].sum()) }
+    }
+
+    /// One filter column (tap offset `k`) at a time: the loads at x, x+1 and x+2 of one row
+    /// in a single loop let LLVM merge them into shuffles and spill the nine accumulators
+    /// (1.6× the forward's time); with one offset per loop they stay plain loads. Each lane
+    /// still sums in row order, so the result is unchanged.
+    static func weightGradientStride1(
+        _ p: PaddedPlane, gradOutput: UnsafePointer<Float>, outHeight: Int, outWidth: Int
+    ) -> [SIMD8<Float>] {
+        let rowStride = p.stride
+        let fullWidth = outWidth & ~7
+        var s = [SIMD8<Float>](repeating: SIMD8(), count: 9)
+        for oy in 0..<outHeight {
+            let gyRow = gradOutput + oy * outWidth
+            let r0 = UnsafePointer(p.origin + oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            for k in 0..<3 {
+                var top = s[k], middle = s[3 + k], bottom = s[6 + k]
+                var x = 0
+                while x < fullWidth {
+                    let g = load8(gyRow + x)
+                    top += g * load8(r0 + x + k); middle += g * load8(r1 + x + k); bottom += g * load8(r2 + x + k)
+                    x += 8
+                }
+                if x < outWidth {
+                    let g = loadPartial8(gyRow + x, count: outWidth - x)
+                    top += g * load8(r0 + x + k); middle += g * load8(r1 + x + k); bottom += g * load8(r2 + x + k)
+                }
+                s[k] = top; s[3 + k] = middle; s[6 + k] = bottom
+            }
+        }
+        return s
+    }
+
+    static func weightGradientStride2(
+        _ p: PaddedPlane, gradOutput: UnsafePointer<Float>, outHeight: Int, outWidth: Int
+    ) -> [SIMD8<Float>] {
         let rowStride = p.stride
         var s0 = SIMD8<Float>(), s1 = SIMD8<Float>(), s2 = SIMD8<Float>()
         var s3 = SIMD8<Float>(), s4 = SIMD8<Float>(), s5 = SIMD8<Float>()
         var s6 = SIMD8<Float>(), s7 = SIMD8<Float>(), s8 = SIMD8<Float>()
         for oy in 0..<outHeight {
             let gyRow = gradOutput + oy * outWidth
-            let r0 = UnsafePointer(p.origin + stride * oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            let r0 = UnsafePointer(p.origin + 2 * oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
             var x = 0
             while x < outWidth {
                 let g = x + 8 <= outWidth ? load8(gyRow + x) : loadPartial8(gyRow + x, count: outWidth - x)
-                if stride == 1 {
-                    s0 += g * load8(r0 + x); s1 += g * load8(r0 + x + 1); s2 += g * load8(r0 + x + 2)
-                    s3 += g * load8(r1 + x); s4 += g * load8(r1 + x + 1); s5 += g * load8(r1 + x + 2)
-                    s6 += g * load8(r2 + x); s7 += g * load8(r2 + x + 1); s8 += g * load8(r2 + x + 2)
-                } else {
-                    let a0 = load16(r0 + 2 * x), c0 = load16(r0 + 2 * x + 2)
-                    let a1 = load16(r1 + 2 * x), c1 = load16(r1 + 2 * x + 2)
-                    let a2 = load16(r2 + 2 * x), c2 = load16(r2 + 2 * x + 2)
-                    s0 += g * a0.evenHalf; s1 += g * a0.oddHalf; s2 += g * c0.evenHalf
-                    s3 += g * a1.evenHalf; s4 += g * a1.oddHalf; s5 += g * c1.evenHalf
-                    s6 += g * a2.evenHalf; s7 += g * a2.oddHalf; s8 += g * c2.evenHalf
-                }
+                let a0 = load16(r0 + 2 * x), c0 = load16(r0 + 2 * x + 2)
+                s0 += g * a0.evenHalf; s1 += g * a0.oddHalf; s2 += g * c0.evenHalf
+                let a1 = load16(r1 + 2 * x), c1 = load16(r1 + 2 * x + 2)
+                s3 += g * a1.evenHalf; s4 += g * a1.oddHalf; s5 += g * c1.evenHalf
+                let a2 = load16(r2 + 2 * x), c2 = load16(r2 + 2 * x + 2)
+                s6 += g * a2.evenHalf; s7 += g * a2.oddHalf; s8 += g * c2.evenHalf
                 x += 8
             }
         }
-        sums[0] += Double(s0.sum()); sums[1] += Double(s1.sum()); sums[2] += Double(s2.sum())
-        sums[3] += Double(s3.sum()); sums[4] += Double(s4.sum()); sums[5] += Double(s5.sum())
-        sums[6] += Double(s6.sum()); sums[7] += Double(s7.sum()); sums[8] += Double(s8.sum())
+        return [s0, s1, s2, s3, s4, s5, s6, s7, s8]
     }
 }
 

@@ -9,19 +9,45 @@ public enum BatchNormKernel {
         input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
         mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>
     ) {
-        let count = Double(batch * spatial)
         Parallel.forEach(channels) { c in
-            guard count > 0 else { mean[c] = 0; variance[c] = 0; return }
-            let shift = input[c * spatial]
-            var sum = 0.0, squares = 0.0
+            (mean[c], variance[c]) = channelStatistics(c, input: input, batch: batch, channels: channels, spatial: spatial)
+        }
+    }
+
+    static func channelStatistics(
+        _ c: Int, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int
+    ) -> (mean: Float, variance: Float) {
+        let count = Double(batch * spatial)
+        guard count > 0 else { return (0, 0) }
+        let shift = input[c * spatial]
+        var sum = 0.0, squares = 0.0
+        for n in 0..<batch {
+            let (s, q) = VectorSums.shiftedMoments(input + (n * channels + c) * spatial, count: spatial, shift: shift)
+            sum += s
+            squares += q
+        }
+        let centred = sum / count
+        return (Float(Double(shift) + centred), Float(max(0, squares / count - centred * centred)))
+    }
+
+    /// Training-mode forward in one task per channel: `statistics`, `invStd = 1/√(variance + ε)`,
+    /// then `normalize` of that channel's planes while they are still in cache (the separate
+    /// calls read the whole tensor twice from memory). Results are those of the separate calls.
+    public static func trainingForward(
+        input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int, epsilon: Float,
+        gamma: UnsafePointer<Float>?, beta: UnsafePointer<Float>?, activation: ActivationKind? = nil,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEach(channels) { c in
+            (mean[c], variance[c]) = channelStatistics(c, input: input, batch: batch, channels: channels, spatial: spatial)
+            invStd[c] = 1 / (variance[c] + epsilon).squareRoot()
+            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             for n in 0..<batch {
-                let (s, q) = VectorSums.shiftedMoments(input + (n * channels + c) * spatial, count: spatial, shift: shift)
-                sum += s
-                squares += q
+                let offset = (n * channels + c) * spatial
+                VectorSums.affine(
+                    input + offset, count: spatial, scale: scale, shift: shift, activation: activation, output: output + offset)
             }
-            let centred = sum / count
-            mean[c] = Float(Double(shift) + centred)
-            variance[c] = Float(max(0, squares / count - centred * centred))
         }
     }
 
@@ -36,35 +62,49 @@ public enum BatchNormKernel {
     ) {
         Parallel.forEach(batch * channels) { p in
             let c = p % channels
-            let scale = invStd[c] * (gamma?[c] ?? 1)
-            let shift = (beta?[c] ?? 0) - mean[c] * scale
+            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             VectorSums.affine(
                 input + p * spatial, count: spatial, scale: scale, shift: shift, activation: activation, output: output + p * spatial)
         }
     }
 
+    /// `normalize`'s per-channel `x · scale + shift`; the backward recomputes the fused
+    /// activation's input with it, bit for bit.
+    @inline(__always)
+    static func normalizingAffine(
+        _ c: Int, mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
+        beta: UnsafePointer<Float>?
+    ) -> (scale: Float, shift: Float) {
+        let scale = invStd[c] * (gamma?[c] ?? 1)
+        return (scale, (beta?[c] ?? 0) - mean[c] * scale)
+    }
+
     /// Training-mode backward (the statistics depend on the batch):
     /// `dx = gamma·invStd·(dy − mean(dy) − x̂·mean(dy·x̂))`, `dgamma = Σ dy·x̂`, `dbeta = Σ dy`.
-    /// With `activation` (relu or relu6, fused in `normalize`), `gradOutput` is the gradient
-    /// of the activation's output `activationOutput` and is masked by its derivative on the
-    /// fly. gradInput may equal gradOutput.
+    /// With `activation` (relu or relu6, fused in `normalize` with the same mean, invStd,
+    /// gamma and beta), `gradOutput` is the gradient of the activation's output and is masked
+    /// by its derivative, read from the pre-activation `x · scale + shift` recomputed from
+    /// the input already being streamed: identical to `normalize`'s, so the mask equals the
+    /// one its output gives, without reading that output (5 tensor passes instead of 7).
+    /// gradInput may equal gradOutput.
     public static func backward(
         gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int,
         mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
-        activation: ActivationKind? = nil, activationOutput: UnsafePointer<Float>? = nil,
+        beta: UnsafePointer<Float>?, activation: ActivationKind? = nil,
         gradInput: UnsafeMutablePointer<Float>, gradGamma: UnsafeMutablePointer<Float>?,
         gradBeta: UnsafeMutablePointer<Float>?
     ) {
         let mask = FusedActivationMask(activation)
-        precondition(mask == nil || activationOutput != nil, "a fused activation needs activationOutput")
         let count = Float(batch * spatial)
         Parallel.forEach(channels) { c in
+            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             var sumG = 0.0, sumGX = 0.0
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                if let mask, let y = activationOutput {
-                    let (s, d) = VectorSums.maskedSumAndDot(
-                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower, upper: mask.upper)
+                if let mask {
+                    let (s, d) = VectorSums.preActivationMaskedSumAndDot(
+                        gradOutput + offset, input + offset, count: spatial, scale: scale, shift: shift,
+                        lower: mask.lower, upper: mask.upper)
                     sumG += s
                     sumGX += d
                 } else {
@@ -83,10 +123,10 @@ public enum BatchNormKernel {
             let k = -a * Float(sumG) / count - b * m
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                if let mask, let y = activationOutput {
-                    VectorSums.combineMasked(
-                        gradOutput + offset, input + offset, y + offset, count: spatial, lower: mask.lower,
-                        upper: mask.upper, a: a, b: b, c: k, output: gradInput + offset)
+                if let mask {
+                    VectorSums.preActivationCombineMasked(
+                        gradOutput + offset, input + offset, count: spatial, scale: scale, shift: shift,
+                        lower: mask.lower, upper: mask.upper, a: a, b: b, c: k, output: gradInput + offset)
                 } else {
                     VectorSums.combine(
                         gradOutput + offset, input + offset, count: spatial, a: a, b: b, c: k, output: gradInput + offset)

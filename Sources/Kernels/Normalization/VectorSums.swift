@@ -3,6 +3,38 @@
 enum VectorSums {
     static let block = 1024
 
+    /// Two blocked sums at once: `vector(i)` gives the 8-lane terms at i, `scalar(i)` the
+    /// terms of one tail element; each block's float partials are flushed into Doubles.
+    @inline(__always)
+    static func blockedPairSums(
+        count: Int, vector: (Int) -> (SIMD8<Float>, SIMD8<Float>), scalar: (Int) -> (Float, Float)
+    ) -> (Double, Double) {
+        var first = 0.0, second = 0.0
+        var start = 0
+        while start < count {
+            let end = min(count, start + block)
+            var acc = SIMD8<Float>(), acc2 = SIMD8<Float>()
+            var i = start
+            while i + 8 <= end {
+                let (u, v) = vector(i)
+                acc += u
+                acc2 += v
+                i += 8
+            }
+            var tail: Float = 0, tail2: Float = 0
+            while i < end {
+                let (u, v) = scalar(i)
+                tail += u
+                tail2 += v
+                i += 1
+            }
+            first += Double(acc.sum()) + Double(tail)
+            second += Double(acc2.sum()) + Double(tail2)
+            start = end
+        }
+        return (first, second)
+    }
+
     static func sum(_ x: UnsafePointer<Float>, count: Int) -> Double {
         var total = 0.0
         var start = 0
@@ -38,31 +70,14 @@ enum VectorSums {
     /// `(Σ (x − shift), Σ (x − shift)²)`: shifting by a sample of the data keeps the
     /// one-pass variance free of cancellation when |mean| ≫ std.
     static func shiftedMoments(_ x: UnsafePointer<Float>, count: Int, shift: Float) -> (Double, Double) {
-        var sum = 0.0, squares = 0.0
         let s = SIMD8<Float>(repeating: shift)
-        var start = 0
-        while start < count {
-            let end = min(count, start + block)
-            var acc = SIMD8<Float>(), acc2 = SIMD8<Float>()
-            var i = start
-            while i + 8 <= end {
-                let d = load8(x + i) - s
-                acc += d
-                acc2 += d * d
-                i += 8
-            }
-            var tail: Float = 0, tail2: Float = 0
-            while i < end {
-                let d = x[i] - shift
-                tail += d
-                tail2 += d * d
-                i += 1
-            }
-            sum += Double(acc.sum()) + Double(tail)
-            squares += Double(acc2.sum()) + Double(tail2)
-            start = end
+        return blockedPairSums(count: count) { i in
+            let d = load8(x + i) - s
+            return (d, d * d)
+        } scalar: { i in
+            let d = x[i] - shift
+            return (d, d * d)
         }
-        return (sum, squares)
     }
 
     /// `y = x · scale + shift` over one plane (y may equal x).
@@ -140,28 +155,12 @@ enum VectorSums {
         lower: Float, upper: Float
     ) -> (Double, Double) {
         let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
-        var sum = 0.0, dot = 0.0
-        var start = 0
-        while start < count {
-            let end = min(count, start + block)
-            var acc = SIMD8<Float>(), accX = SIMD8<Float>()
-            var i = start
-            while i + 8 <= end {
-                let m = masked(load8(g + i), load8(y + i), lo, hi)
-                acc += m
-                accX += m * load8(x + i)
-                i += 8
-            }
-            var tail: Float = 0, tailX: Float = 0
-            while i < end {
-                if y[i] > lower && y[i] < upper { tail += g[i]; tailX += g[i] * x[i] }
-                i += 1
-            }
-            sum += Double(acc.sum()) + Double(tail)
-            dot += Double(accX.sum()) + Double(tailX)
-            start = end
+        return blockedPairSums(count: count) { i in
+            let m = masked(load8(g + i), load8(y + i), lo, hi)
+            return (m, m * load8(x + i))
+        } scalar: { i in
+            y[i] > lower && y[i] < upper ? (g[i], g[i] * x[i]) : (0, 0)
         }
-        return (sum, dot)
     }
 
     /// `out = a·g·m + b·x + c` with m read from the activation output `y`.
@@ -178,6 +177,58 @@ enum VectorSums {
         }
         while i < count {
             let gm: Float = y[i] > lower && y[i] < upper ? g[i] : 0
+            output[i] = a * gm + b * x[i] + c
+            i += 1
+        }
+    }
+}
+
+extension VectorSums {
+    // MARK: Gradients through a fused relu / relu6, mask from the pre-activation
+    // (lower < x · scale + shift < upper, the same product and sum as `affineClamped`)
+
+    @inline(__always)
+    static func maskedByPreActivation(
+        _ g: SIMD8<Float>, _ x: SIMD8<Float>, _ scale: SIMD8<Float>, _ shift: SIMD8<Float>,
+        _ lo: SIMD8<Float>, _ hi: SIMD8<Float>
+    ) -> SIMD8<Float> {
+        masked(g, x * scale + shift, lo, hi)
+    }
+
+    /// `(Σ g·m, Σ g·m·x)` with m the activation's derivative at `x · scale + shift`.
+    static func preActivationMaskedSumAndDot(
+        _ g: UnsafePointer<Float>, _ x: UnsafePointer<Float>, count: Int, scale: Float, shift: Float,
+        lower: Float, upper: Float
+    ) -> (Double, Double) {
+        let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
+        let va = SIMD8<Float>(repeating: scale), vb = SIMD8<Float>(repeating: shift)
+        return blockedPairSums(count: count) { i in
+            let xv = load8(x + i)
+            let m = maskedByPreActivation(load8(g + i), xv, va, vb, lo, hi)
+            return (m, m * xv)
+        } scalar: { i in
+            let v = x[i] * scale + shift
+            return v > lower && v < upper ? (g[i], g[i] * x[i]) : (0, 0)
+        }
+    }
+
+    /// `out = a·g·m + b·x + c` with m the activation's derivative at `x · scale + shift`.
+    static func preActivationCombineMasked(
+        _ g: UnsafePointer<Float>, _ x: UnsafePointer<Float>, count: Int, scale: Float, shift: Float,
+        lower: Float, upper: Float, a: Float, b: Float, c: Float, output: UnsafeMutablePointer<Float>
+    ) {
+        let lo = SIMD8<Float>(repeating: lower), hi = SIMD8<Float>(repeating: upper)
+        let vs = SIMD8<Float>(repeating: scale), vt = SIMD8<Float>(repeating: shift)
+        let va = SIMD8<Float>(repeating: a), vb = SIMD8<Float>(repeating: b), vc = SIMD8<Float>(repeating: c)
+        var i = 0
+        while i + 8 <= count {
+            let xv = load8(x + i)
+            store8(va * maskedByPreActivation(load8(g + i), xv, vs, vt, lo, hi) + vb * xv + vc, output + i)
+            i += 8
+        }
+        while i < count {
+            let v = x[i] * scale + shift
+            let gm: Float = v > lower && v < upper ? g[i] : 0
             output[i] = a * gm + b * x[i] + c
             i += 1
         }
