@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Yams
 
 /// A model description (`Configs/models/*.yaml`): architecture, input size, normalization and
@@ -18,11 +19,11 @@ public struct ModelConfig: Equatable {
     }
 
     public static func load(contentsOf url: URL) throws -> ModelConfig {
-        let file = try ReadableFile(url)
-        guard let text = String(bytes: try file.readAll(after: []), encoding: .utf8) else {
-            throw WeightsError.unreadable(file: file.name, reason: "not UTF-8 text")
+        let bytes = try WeightsError.readingFile { try ReadableFile.contents(of: url) }
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw WeightsError.unreadable(file: url.relativePath, reason: "not UTF-8 text")
         }
-        return try parse(text, file: file.name)
+        return try parse(text, file: url.relativePath)
     }
 
     public static func parse(_ text: String, file: String) throws -> ModelConfig {

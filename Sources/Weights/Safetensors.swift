@@ -57,11 +57,13 @@ public struct SafetensorsFile {
     /// size (and against the signatures of files that are not safetensors), then the rest in
     /// one read. Errors name the file as given (`url.relativePath`).
     public static func read(contentsOf url: URL) throws -> SafetensorsFile {
-        let file = try ReadableFile(url)
-        let prefix = try file.read(offset: 0, count: 8)
-        _ = try prefix.withUnsafeBytes { try headerLength($0, fileSize: file.size, file: file.name) }
-        let bytes = try file.readAll(after: prefix)
-        return try bytes.withUnsafeBytes { try decode($0, file: file.name) }
+        try WeightsError.readingFile {
+            let file = try ReadableFile(url)
+            let prefix = try file.read(offset: 0, count: 8)
+            _ = try prefix.withUnsafeBytes { try headerLength($0, fileSize: file.size, file: file.name) }
+            let bytes = try file.readAll(after: prefix)
+            return try bytes.withUnsafeBytes { try decode($0, file: file.name) }
+        }
     }
 
     /// The header length from the first 8 bytes (`prefix` may hold more), checked against the

@@ -1,3 +1,5 @@
+import Support
+
 /// Everything that can be wrong with a weights file, a safetensors file, a model config or a
 /// thresholds file. Each case names the file and says what was found and what to do; loading
 /// stops at the first problem.
@@ -95,4 +97,14 @@ private func hex(_ value: UInt32) -> String {
 func listed(_ names: [String]) -> String {
     let shown = names.prefix(5).joined(separator: ", ")
     return names.count > 5 ? shown + ", … (\(names.count - 5) more)" : shown
+}
+
+extension WeightsError {
+    /// Runs a file read, reporting Support's `FileReadError` as `.unreadable` with the same
+    /// file name (as given) and words.
+    static func readingFile<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as FileReadError {
+            throw WeightsError.unreadable(file: error.path, reason: error.reason)
+        }
+    }
 }

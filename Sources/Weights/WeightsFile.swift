@@ -82,13 +82,15 @@ extension WeightsFile {
     /// would kill the process with SIGBUS; reading 5 MB costs about a millisecond.) Errors
     /// name the file as given (`url.relativePath`).
     public static func read(contentsOf url: URL, readerVersion: FormatVersion = .current) throws -> WeightsFile {
-        let file = try ReadableFile(url)
-        let preamble = try file.read(offset: 0, count: WeightsFormat.preambleSize)
-        _ = try preamble.withUnsafeBytes {
-            try WeightsFormat.decodePreamble($0, fileSize: file.size, file: file.name, readerVersion: readerVersion)
+        try WeightsError.readingFile {
+            let file = try ReadableFile(url)
+            let preamble = try file.read(offset: 0, count: WeightsFormat.preambleSize)
+            _ = try preamble.withUnsafeBytes {
+                try WeightsFormat.decodePreamble($0, fileSize: file.size, file: file.name, readerVersion: readerVersion)
+            }
+            let bytes = try file.readAll(after: preamble)
+            return try bytes.withUnsafeBytes { try WeightsFormat.decode($0, file: file.name, readerVersion: readerVersion) }
         }
-        let bytes = try file.readAll(after: preamble)
-        return try bytes.withUnsafeBytes { try WeightsFormat.decode($0, file: file.name, readerVersion: readerVersion) }
     }
 
     /// Reads a file and checks it against the model's tensor names and shapes.

@@ -1,12 +1,19 @@
 import Foundation
+import Support
 
-/// Reads dataset files with errors in plain words and the path ("is a folder, not a file",
-/// "not found", "permission denied"), instead of Foundation's "NSCocoaErrorDomain error 256".
+/// Reads dataset files (through Support's `ReadableFile`) with errors in the words dataset
+/// messages use ("is a folder, not a file", "not found", "permission denied") and the path.
 enum FileText {
     static func data(_ url: URL) throws -> Data {
-        if let problem = problem(url) { throw DatasetError.unreadable(file: url.path, line: nil, reason: problem) }
-        do { return try Data(contentsOf: url) } catch {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: problem(url) ?? "cannot read: \(error.localizedDescription)")
+        do { return Data(try ReadableFile.contents(of: url)) } catch let error as FileReadError {
+            let reason: String
+            switch error.kind {
+            case .notFound: reason = "not found"
+            case .isDirectory: reason = "is a folder, not a file"
+            case .permissionDenied: reason = "permission denied"
+            default: reason = "cannot read: \(error.reason)"
+            }
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: reason)
         }
     }
 
@@ -15,14 +22,5 @@ enum FileText {
             throw DatasetError.unreadable(file: url.path, line: nil, reason: "is not UTF-8 text")
         }
         return text
-    }
-
-    /// Why `url` cannot be read as a file, or nil when it looks readable.
-    static func problem(_ url: URL) -> String? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return "not found" }
-        if isDirectory.boolValue { return "is a folder, not a file" }
-        if !FileManager.default.isReadableFile(atPath: url.path) { return "permission denied" }
-        return nil
     }
 }
