@@ -162,12 +162,12 @@ struct BenchEvaluateCommand: ParsableCommand {
         var map = 0.0
         let progress = ProgressLine("bench evaluate", total: runs, unit: "runs")
         for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let clock = Stopwatch()
             let evaluator = try DetectionEvaluator(classNames: input.classNames, samples: input.samples, predictions: input.predictions,
                                                    options: EvaluationOptions(interpolation: interpolation))
             let result = evaluator.evaluate()
             _ = try evaluator.confusionMatrix(thresholds: Array(repeating: 0.5, count: classes))
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            times.append(clock.seconds)
             map = result.map50 ?? .nan
             progress.advance()
         }
@@ -186,12 +186,8 @@ struct BenchEvaluateCommand: ParsableCommand {
         var phases: [[Double]] = [[], [], [], []]  // read gt, read predictions, score, total
         let progress = ProgressLine("bench evaluate (end to end)", total: runs, unit: "runs")
         for _ in 0..<runs {
-            var clock = DispatchTime.now().uptimeNanoseconds
-            func lap(_ phase: Int) {
-                let now = DispatchTime.now().uptimeNanoseconds
-                phases[phase].append(Double(now - clock) / 1e9)
-                clock = now
-            }
+            var clock = Stopwatch()
+            func lap(_ phase: Int) { phases[phase].append(clock.lap()) }
             let dataset = try DatasetLoader.load(DatasetReference(path: folder.appendingPathComponent("gt.json").path))
             lap(0)
             let job = EvaluationJob(dataset: dataset, data: .init(dataset: folder.path, split: nil),

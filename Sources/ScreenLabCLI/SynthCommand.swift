@@ -1,6 +1,5 @@
 import ArgumentParser
 import Data
-import Dispatch
 import Foundation
 import Imaging
 import Support
@@ -52,10 +51,10 @@ struct DataSynthCommand: ParsableCommand {
             generator = try SyntheticScreenGenerator(config: config)
             _ = try generator.appSplits(of: [], valFraction: valFraction, testFraction: testFraction)  // reject bad fractions before rendering
             let progress = ProgressLine("synth", total: count, unit: "screens")
-            let start = DispatchTime.now().uptimeNanoseconds
+            let clock = Stopwatch()
             dataset = try generator.dataset(count: count, outputFolder: outURL, threads: threads, progress: progress)
             progress.finish()
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let seconds = clock.seconds
             splits = try generator.appSplits(of: dataset.samples, valFraction: valFraction, testFraction: testFraction)
             dataset.splits = splits
             if format == "yolo" { try YOLOWriter.write(dataset, to: outURL) } else { try COCOWriter.write(dataset, to: outURL.appendingPathComponent("annotations.json")) }

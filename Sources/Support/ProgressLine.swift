@@ -9,8 +9,9 @@ public final class ProgressLine {
     private let total: Int
     private let unit: String
     private let interval: Double
-    private let start = DispatchTime.now().uptimeNanoseconds
-    private var lastDraw: UInt64 = 0
+    private let clock = Stopwatch()
+    /// Elapsed seconds at the last draw (the first `advance` always draws).
+    private var lastDraw = -Double.infinity
     private let enabled: Bool
     private let isTerminal: Bool
     private let write: (String) -> Void
@@ -34,12 +35,12 @@ public final class ProgressLine {
         self.write = write
     }
 
-    public var elapsedSeconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    public var elapsedSeconds: Double { clock.seconds }
 
     public func advance(by n: Int = 1, detail: String = "") {
         done += n
-        let now = DispatchTime.now().uptimeNanoseconds
-        if enabled, done == total || Double(now - lastDraw) / 1e9 >= interval {
+        let now = clock.seconds
+        if enabled, done == total || now - lastDraw >= interval {
             lastDraw = now
             draw(detail: detail)
         }

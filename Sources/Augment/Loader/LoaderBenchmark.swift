@@ -92,9 +92,3 @@ public struct LoaderBenchmark {
         return result
     }
 }
-
-/// Seconds since creation, from the monotonic clock.
-struct Stopwatch {
-    private let start = DispatchTime.now().uptimeNanoseconds
-    var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-}

@@ -58,9 +58,8 @@ public struct EngineBenchmark {
 
     /// One training step; returns the loss and the time of each phase.
     static func trainingStep(model: ReferenceDetector, optimizer: SGD, input: Tensor, profile: OpProfile? = nil) throws -> (loss: Float, phases: StepPhases) {
-        func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
         var phases = StepPhases()
-        var t0 = now()
+        var clock = Stopwatch()
         optimizer.zeroGradients()
         let tape = Tape()
         tape.profile = profile
@@ -68,15 +67,11 @@ public struct EngineBenchmark {
         let loss = try tape.profiled(as: lossLabel) {
             try outputs.dropFirst().reduce(outputs[0].sumOfSquares()) { try $0 + $1.sumOfSquares() }
         }
-        var t1 = now()
-        phases.forward = t1 - t0
-        t0 = t1
+        phases.forward = clock.lap()
         try tape.backward(loss)
-        t1 = now()
-        phases.backward = t1 - t0
-        t0 = t1
+        phases.backward = clock.lap()
         try optimizer.step()
-        phases.optimizer = now() - t0
+        phases.optimizer = clock.lap()
         return (loss.value.scalarValue, phases)
     }
 
@@ -92,9 +87,9 @@ public struct EngineBenchmark {
         var times: [Double] = [], phases: [StepPhases] = []
         let line = ProgressLine("train step batch \(batch)", total: steps, unit: "steps", enabled: progress)
         for _ in 0..<steps {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let clock = Stopwatch()
             let (loss, stepPhases) = try EngineBenchmark.trainingStep(model: model, optimizer: optimizer, input: input)
-            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            times.append(clock.seconds)
             losses.append(loss)
             phases.append(stepPhases)
             line.advance()
