@@ -65,7 +65,7 @@ let package = Package(
                 swiftSettings: kernelSettings),
 
         // Models, scoring, files.
-        .target(name: "Detection", dependencies: ["NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .target(name: "Detection", dependencies: ["Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
         .testTarget(name: "DataTests", dependencies: ["Data", "Imaging"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Tensor"]),
-        .testTarget(name: "DetectionTests", dependencies: ["Detection", "NN", "Autograd", "Tensor", "Support"]),
+        .testTarget(name: "DetectionTests", dependencies: ["Detection", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
     ],
