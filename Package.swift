@@ -31,7 +31,7 @@ let package = Package(
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights",
+            "Detection", "Evaluation", "Weights", "Training",
         ]),
     ],
     dependencies: [
@@ -69,9 +69,15 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
+        // The trainer: experiment configs, the one training step, checkpoints and exact resume, reports.
+        .target(name: "Training", dependencies: [
+            "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights",
+            "Detection", "Evaluation", "Weights", "Training",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -88,6 +94,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Detection", "Data", "Weights", "NN", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]
 )

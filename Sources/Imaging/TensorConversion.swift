@@ -32,7 +32,7 @@ public struct PixelNormalization: Equatable, Codable, Sendable {
 
     private enum CodingKeys: String, CodingKey { case mean, std }
 
-    private static func problem(mean: [Float], std: [Float]) -> String? {
+    public static func problem(mean: [Float], std: [Float]) -> String? {
         if mean.count != 3 || !mean.allSatisfy(\.isFinite) {
             return "mean needs 3 finite values (R, G, B in 0…1 units), got \(mean)"
         }

@@ -54,13 +54,13 @@ extension DetectorConfiguration {
 /// A `reference-detector` architecture option the model cannot be built with; the caller
 /// prefixes the file it came from.
 public enum ReferenceDetectorOptionError: Error, Equatable, CustomStringConvertible {
-    case unknownOption(key: String, known: [String])
+    case unknownOption(key: String, known: [String], architecture: String = "reference-detector")
     case invalidValue(key: String, value: String, expected: String)
 
     public var description: String {
         switch self {
-        case let .unknownOption(key, known):
-            return "architecture.options.\(key) is not an option of reference-detector (known: \(known.joined(separator: ", ")))"
+        case let .unknownOption(key, known, architecture):
+            return "architecture.options.\(key) is not an option of \(architecture) (known: \(known.joined(separator: ", ")))"
         case let .invalidValue(key, value, expected):
             return "architecture.options.\(key) is \(value); expected \(expected)"
         }

@@ -63,6 +63,24 @@ public final class MobileNetV1: Module {
     /// Stage names in order, for freezing "the first k stages" in transfer learning.
     public static let stageNames = ["stem", "stage3", "stage4", "stage5"]
 
+    /// Channels of the stride-4 feature (the output of stage3's third block).
+    public var stride4Channels: Int {
+        (stage3.layers[2] as! DepthwiseSeparableBlock).pointwise.conv.weight.shape[0]
+    }
+
+    /// Feature maps at strides 8, 16, 32 — and first at stride 4 when asked (read inside
+    /// stage3, after its third block, so parameter names stay those of the plain backbone).
+    public func features(_ x: Variable, includeStride4: Bool) throws -> [Variable] {
+        guard includeStride4 else {
+            let (c3, c4, c5) = try callAsFunction(x)
+            return [c3, c4, c5]
+        }
+        let c2 = try stage3.profiled(on: x.tape) { try stage3.layers[0..<3].reduce(try stem(x)) { try $1($0) } }
+        let c3 = try stage3.profiled(on: x.tape) { try stage3.layers[3...].reduce(c2) { try $1($0) } }
+        let c4 = try stage4(c3)
+        return [c2, c3, c4, try stage5(c4)]
+    }
+
     public func callAsFunction(_ x: Variable) throws -> (c3: Variable, c4: Variable, c5: Variable) {
         let c3 = try stage3(stem(x))
         let c4 = try stage4(c3)

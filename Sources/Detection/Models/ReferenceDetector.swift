@@ -21,13 +21,22 @@ public final class FeaturePyramid: Module {
     }
 
     public func callAsFunction(_ c3: Variable, _ c4: Variable, _ c5: Variable) throws -> [Variable] {
-        let p5 = try lateral[2](c5)
-        // The laterals carry their own label; what remains here is the top-down sum.
-        let (p4, p3) = try c5.tape.profiled(as: "FPN upsample+add") {
-            let p4 = try lateral[1](c4) + p5.upsampledNearest2x()
-            return (p4, try lateral[0](c3) + p4.upsampledNearest2x())
+        try callAsFunction([c3, c4, c5])
+    }
+
+    /// Top-down over any number of levels, finest first (each twice the size of the next).
+    public func callAsFunction(_ features: [Variable]) throws -> [Variable] {
+        guard features.count == lateral.count, let coarsest = features.last else {
+            throw TensorError.invalidArgument(op: "FeaturePyramid", reason: "got \(features.count) feature maps for \(lateral.count) levels")
         }
-        return [try output[0](p3), try output[1](p4), try output[2](p5)]
+        var merged = [try lateral[features.count - 1](coarsest)]
+        for level in stride(from: features.count - 2, through: 0, by: -1) {
+            let lateralOutput = try lateral[level](features[level])
+            // The laterals carry their own label; what remains here is the top-down sum.
+            let sum = try coarsest.tape.profiled(as: "FPN upsample+add") { try lateralOutput + merged[0].upsampledNearest2x() }
+            merged.insert(sum, at: 0)
+        }
+        return try zip(output, merged).map { try $0.0($0.1) }
     }
 }
 

@@ -1,0 +1,125 @@
+import Foundation
+
+/// Everything a training run needs, as read from `Experiments/NAME.yaml` (plus `--set`
+/// overrides). Paths are as written; `ExperimentConfig.resolve` turns them into files relative
+/// to the repository root (the folder with Package.swift), like dataset configs do.
+public struct ExperimentConfig: Equatable {
+    public struct SyntheticData: Equatable {
+        public var count = 600
+        public var seed: UInt64 = 1
+        /// One app (look) per this many screens; splits are by app.
+        public var screensPerApp = 12
+        public var valFraction = 0.15
+        public var testFraction = 0.15
+    }
+
+    public struct DataSection: Equatable {
+        /// A dataset config, YOLO folder or COCO file; nil with `synthetic`.
+        public var dataset: String?
+        public var synthetic: SyntheticData?
+        public var train = "train", val = "val", test = "test"
+        /// Leave the test split alone (report only on val).
+        public var evaluateTest = true
+    }
+
+    public enum ClassificationLoss: String, CaseIterable, Equatable {
+        case qualityFocal = "quality-focal", varifocal, focal
+    }
+
+    public enum ClassBalanceMethod: String, CaseIterable, Equatable {
+        case none, effectiveNumber = "effective-number", inverseFrequency = "inverse-frequency"
+    }
+
+    public struct LossSection: Equatable {
+        public var classification = ClassificationLoss.qualityFocal
+        public var classBalance = ClassBalanceMethod.none
+        /// β of the effective number (Cui et al. 2019).
+        public var classBalanceBeta = 0.999
+        /// p of inverse frequency^p.
+        public var classBalancePower = 0.5
+        /// NanoDet-Plus's weights: QFL 1, GIoU 2, DFL 0.25.
+        public var classificationWeight = 1.0, boxWeight = 2.0, distributionWeight = 0.25
+        public var focalAlpha = 0.25, focalGamma = 2.0
+    }
+
+    public struct AssignerSection: Equatable {
+        /// Epochs with the static ATSS assigner before switching to task-aligned assignment
+        /// (NanoDet-Plus's and PP-PicoDet's recipe: predictions are meaningless at first).
+        public var staticEpochs = 3
+    }
+
+    public enum OptimizerName: String, CaseIterable, Equatable { case sgd, adamw }
+
+    public struct OptimizerSection: Equatable {
+        public var name = OptimizerName.adamw
+        public var learningRate = 0.002
+        public var momentum = 0.9
+        public var weightDecay = 0.05
+        public var nesterov = true
+        /// Learning-rate multiplier of the backbone (lower it when fine-tuning a pretrained one).
+        public var backboneLearningRateMultiplier = 1.0
+        /// Global-norm gradient clipping; 0 = off.
+        public var gradientClip = 35.0
+    }
+
+    public struct ScheduleSection: Equatable {
+        public var warmupEpochs = 1.0
+        public var finalFactor = 0.05
+        public var warmupStartFactor = 0.1
+        public var cosine = true
+    }
+
+    public struct EMASection: Equatable {
+        public var enabled = true
+        public var decay = 0.9998
+        public var rampUpdates = 2000.0
+    }
+
+    public enum Freeze: Equatable {
+        case none, backbone, stages(Int)
+    }
+
+    public struct PostprocessSection: Equatable {
+        public var nmsIoU = 0.6
+        public var crossClassIoU = 0.8
+        public var maxDetections = 300
+        /// Minimum score kept for evaluation (AP needs the whole curve).
+        public var evaluationScoreThreshold = 0.001
+    }
+
+    public var name: String
+    public var file: String
+    public var data = DataSection()
+    public var model = "Configs/models/ui-detector.yaml"
+    /// Overrides the model config's input size (height × width, multiples of 32).
+    public var inputWidth: Int?, inputHeight: Int?
+    public var augment = "default"
+    /// Overrides the preset's repeat-factor threshold (0 = plain uniform sampling).
+    public var repeatThreshold: Double?
+    public var loss = LossSection()
+    public var assigner = AssignerSection()
+    public var optimizer = OptimizerSection()
+    public var schedule = ScheduleSection()
+    public var epochs = 30
+    /// Wall-clock budget in seconds; after the first epoch the epoch count is fitted to it (and
+    /// stored, so a resumed run keeps the same schedule).
+    public var budgetSeconds: Double?
+    public var batchSize = 8
+    public var seed: UInt64 = 0
+    public var threads = 2
+    public var workers = 1
+    public var ema = EMASection()
+    public var initWeights: String?
+    public var freeze = Freeze.none
+    public var validationInterval = 1
+    /// `max-f1`, `precision:P` or `recall:R`, as `screenlab thresholds pick` takes.
+    public var thresholdStrategy = "max-f1"
+    public var postprocess = PostprocessSection()
+    /// Test screens drawn with their predictions at the end.
+    public var previewImages = 8
+
+    public init(name: String, file: String) {
+        self.name = name
+        self.file = file
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Yams
+
+extension ExperimentConfig {
+    /// Reads an experiment file with `--set` overrides applied on top. Every unknown key, wrong
+    /// type and out-of-range value is an error naming the file and line (or `--set`) and the
+    /// dotted key, with the closest known key suggested for a typo.
+    public static func load(contentsOf url: URL, overrides: [String] = []) throws -> ExperimentConfig {
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw ExperimentConfigError(file: url.relativePath, line: nil, key: nil,
+                                        message: exists ? "cannot read it as UTF-8 text" : "no such file; experiments live in Experiments/*.yaml")
+        }
+        return try parse(yaml: text, file: url.relativePath, overrides: overrides)
+    }
+
+    public static func parse(yaml: String, file: String, overrides: [String] = []) throws -> ExperimentConfig {
+        let composed: Node?
+        do { composed = try Yams.compose(yaml: yaml) } catch {
+            throw ExperimentConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(error)")
+        }
+        let (root, overridden) = try ConfigOverrides.apply(overrides, to: composed)
+        let context = ConfigContext(file: file, overriddenKeys: overridden)
+        let top = try ConfigMapping(root, path: "", context: context)
+        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        var config = ExperimentConfig(name: try top.string("name", default: stem), file: file)
+        guard config.name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil else {
+            throw top.error("name", "'\(config.name)' must be letters, digits, '.', '_' or '-' (it names the run folder)")
+        }
+        config.data = try readData(top.mapping("data"), hasData: top.has("data"), error: top.error("data", "missing: give data.dataset (a dataset config) or data.synthetic"))
+        config.model = try top.string("model", default: config.model)
+        if let input = top.has("input") ? try top.mapping("input") : nil {
+            config.inputWidth = try input.optionalInt("width", range: 32...4096)
+            config.inputHeight = try input.optionalInt("height", range: 32...4096)
+            for (key, value) in [("width", config.inputWidth), ("height", config.inputHeight)] where value.map({ $0 % 32 != 0 }) ?? false {
+                throw input.error(key, "\(value!) is not a multiple of 32 (the detector's coarsest stride)")
+            }
+            try input.finish()
+        }
+        config.augment = try top.string("augment", default: config.augment)
+        if top.has("sampler") {
+            let sampler = try top.mapping("sampler")
+            config.repeatThreshold = try sampler.optionalDouble("repeat_threshold", range: 0...1)
+            try sampler.finish()
+        }
+        config.loss = try readLoss(top.mapping("loss"))
+        let assigner = try top.mapping("assigner")
+        config.assigner.staticEpochs = try assigner.int("static_epochs", default: config.assigner.staticEpochs, range: 0...100_000)
+        try assigner.finish()
+        config.optimizer = try readOptimizer(top.mapping("optimizer"))
+        config.schedule = try readSchedule(top.mapping("schedule"))
+        config.epochs = try top.int("epochs", default: config.epochs, range: 1...100_000)
+        if let budget = try top.optionalString("budget") {
+            guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration; write e.g. 60m, 90s, 1.5h") }
+            config.budgetSeconds = seconds
+        }
+        config.batchSize = try top.int("batch_size", default: config.batchSize, range: 2...1024)
+        config.seed = UInt64(try top.int("seed", default: 0, range: 0...Int.max))
+        config.threads = try top.int("threads", default: config.threads, range: 1...256)
+        config.workers = try top.int("workers", default: config.workers, range: 0...64)
+        config.ema = try readEMA(top, key: "ema")
+        config.initWeights = try top.optionalString("init")
+        config.freeze = try readFreeze(top)
+        config.validationInterval = try top.int("val_interval", default: config.validationInterval, range: 1...100_000)
+        config.thresholdStrategy = try top.string("thresholds", default: config.thresholdStrategy)
+        config.postprocess = try readPostprocess(top.mapping("postprocess"))
+        config.previewImages = try top.int("preview_images", default: config.previewImages, range: 0...64)
+        try top.finish()
+        return config
+    }
+
+    private static func readData(_ m: ConfigMapping, hasData: Bool, error: ExperimentConfigError) throws -> DataSection {
+        guard hasData else { throw error }
+        var data = DataSection()
+        data.dataset = try m.optionalString("dataset")
+        if m.has("synthetic") {
+            let s = try m.mapping("synthetic")
+            var synthetic = SyntheticData()
+            synthetic.count = try s.int("count", default: synthetic.count, range: 10...1_000_000)
+            synthetic.seed = UInt64(try s.int("seed", default: 1, range: 0...Int.max))
+            synthetic.screensPerApp = try s.int("screens_per_app", default: synthetic.screensPerApp, range: 1...10_000)
+            synthetic.valFraction = try s.double("val_fraction", default: synthetic.valFraction, range: 0.01...0.5)
+            synthetic.testFraction = try s.double("test_fraction", default: synthetic.testFraction, range: 0.01...0.5)
+            try s.finish()
+            data.synthetic = synthetic
+        } else {
+            _ = m.value("synthetic")
+        }
+        guard (data.dataset == nil) != (data.synthetic == nil) else {
+            throw m.error(data.dataset == nil ? "dataset" : "synthetic", "give exactly one of data.dataset and data.synthetic")
+        }
+        data.train = try m.string("train", default: data.train)
+        data.val = try m.string("val", default: data.val)
+        data.test = try m.string("test", default: data.test)
+        data.evaluateTest = try m.bool("evaluate_test", default: true)
+        try m.finish()
+        return data
+    }
+
+    private static func readLoss(_ m: ConfigMapping) throws -> LossSection {
+        var loss = LossSection()
+        loss.classification = ClassificationLoss(rawValue: try m.choice("classification", default: loss.classification.rawValue,
+                                                                        ClassificationLoss.allCases.map(\.rawValue)))!
+        if m.has("class_balance"), m.value("class_balance")?.scalar != nil {
+            loss.classBalance = ClassBalanceMethod(rawValue: try m.choice("class_balance", default: "none", ClassBalanceMethod.allCases.map(\.rawValue)))!
+        } else {
+            let balance = try m.mapping("class_balance")
+            loss.classBalance = ClassBalanceMethod(rawValue: try balance.choice("method", default: "none", ClassBalanceMethod.allCases.map(\.rawValue)))!
+            loss.classBalanceBeta = try balance.double("beta", default: loss.classBalanceBeta, range: 0...0.999999)
+            loss.classBalancePower = try balance.double("power", default: loss.classBalancePower, range: 0...4)
+            try balance.finish()
+        }
+        let weights = try m.mapping("weights")
+        loss.classificationWeight = try weights.double("classification", default: loss.classificationWeight, range: 0...1000)
+        loss.boxWeight = try weights.double("box", default: loss.boxWeight, range: 0...1000)
+        loss.distributionWeight = try weights.double("distribution", default: loss.distributionWeight, range: 0...1000)
+        try weights.finish()
+        loss.focalAlpha = try m.double("focal_alpha", default: loss.focalAlpha, range: -1...1)
+        loss.focalGamma = try m.double("focal_gamma", default: loss.focalGamma, range: 0...10)
+        try m.finish()
+        return loss
+    }
+
+    private static func readOptimizer(_ m: ConfigMapping) throws -> OptimizerSection {
+        var o = OptimizerSection()
+        o.name = OptimizerName(rawValue: try m.choice("name", default: o.name.rawValue, OptimizerName.allCases.map(\.rawValue)))!
+        if o.name == .sgd { o.learningRate = 0.02; o.weightDecay = 0.0005 }
+        o.learningRate = try m.double("lr", default: o.learningRate, range: 0...10)
+        o.momentum = try m.double("momentum", default: o.momentum, range: 0...0.9999)
+        o.weightDecay = try m.double("weight_decay", default: o.weightDecay, range: 0...1)
+        o.nesterov = try m.bool("nesterov", default: o.nesterov)
+        o.backboneLearningRateMultiplier = try m.double("backbone_lr_multiplier", default: o.backboneLearningRateMultiplier, range: 0...100)
+        o.gradientClip = try m.double("gradient_clip", default: o.gradientClip, range: 0...1e6)
+        try m.finish()
+        return o
+    }
+
+    private static func readSchedule(_ m: ConfigMapping) throws -> ScheduleSection {
+        var s = ScheduleSection()
+        s.warmupEpochs = try m.double("warmup_epochs", default: s.warmupEpochs, range: 0...10_000)
+        s.finalFactor = try m.double("final_factor", default: s.finalFactor, range: 0...1)
+        s.warmupStartFactor = try m.double("warmup_start_factor", default: s.warmupStartFactor, range: 0...1)
+        s.cosine = try m.choice("decay", default: "cosine", ["cosine", "linear"]) == "cosine"
+        try m.finish()
+        return s
+    }
+
+    private static func readEMA(_ top: ConfigMapping, key: String) throws -> EMASection {
+        var ema = EMASection()
+        if let node = top.value(key), node.scalar != nil {
+            guard let flag = node.bool else { throw top.error(key, "expected true, false or {decay: D}") }
+            ema.enabled = flag
+            return ema
+        }
+        let m = try top.mapping(key)
+        ema.decay = try m.double("decay", default: ema.decay, range: 0...1)
+        ema.rampUpdates = try m.double("ramp_updates", default: ema.rampUpdates, range: 1...1e9)
+        try m.finish()
+        return ema
+    }
+
+    private static func readFreeze(_ top: ConfigMapping) throws -> Freeze {
+        guard let node = top.value("freeze") else { return .none }
+        if let text = node.scalar?.string {
+            switch text {
+            case "backbone": return .backbone
+            case "none", "false": return .none
+            default: throw top.error("freeze", "'\(text)' is not backbone, none or {stages: K}")
+            }
+        }
+        let m = try top.mapping("freeze")
+        let stages = try m.int("stages", default: 1, range: 0...4)
+        try m.finish()
+        return .stages(stages)
+    }
+
+    private static func readPostprocess(_ m: ConfigMapping) throws -> PostprocessSection {
+        var p = PostprocessSection()
+        p.nmsIoU = try m.double("nms_iou", default: p.nmsIoU, range: 0.01...1)
+        p.crossClassIoU = try m.double("cross_class_iou", default: p.crossClassIoU, range: 0.01...1)
+        p.maxDetections = try m.int("max_detections", default: p.maxDetections, range: 1...10_000)
+        p.evaluationScoreThreshold = try m.double("evaluation_score_threshold", default: p.evaluationScoreThreshold, range: 0...1)
+        try m.finish()
+        return p
+    }
+
+    /// `60m`, `90s`, `1.5h`, `45` (seconds).
+    static func parseDuration(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let units: [(String, Double)] = [("h", 3600), ("m", 60), ("s", 1)]
+        for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
+            guard let value = Double(trimmed.dropLast()), value.isFinite, value > 0 else { return nil }
+            return value * factor
+        }
+        guard let value = Double(trimmed), value.isFinite, value > 0 else { return nil }
+        return value
+    }
+}

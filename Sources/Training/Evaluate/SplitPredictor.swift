@@ -1,0 +1,82 @@
+import Autograd
+import Data
+import Detection
+import Evaluation
+import Foundation
+import Imaging
+import Support
+import Tensor
+
+/// Detections for a list of screens, exactly as inference makes them: each image letterboxed to
+/// the model input, one eval-mode forward pass per batch on a no-gradient tape, the head decoded,
+/// post-processed and mapped back to the image's own pixels. Unreadable images are listed and
+/// skipped (they then count as screens with missed ground truth).
+struct SplitPredictor {
+    let model: UIDetector
+    let decoder: HeadDecoder
+    let postprocessor: DetectionPostprocessor
+    let normalization: PixelNormalization
+    let batchSize: Int
+
+    struct Output {
+        /// `imageIndex` is the position in the `samples` given.
+        var predictions: [PredictedBox]
+        var unreadable: [(file: String, reason: String)]
+    }
+
+    func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {
+        let width = model.configuration.inputWidth, height = model.configuration.inputHeight
+        let wasTraining = model.isTraining
+        model.eval()
+        defer { if wasTraining { model.train() } }
+        var output = Output(predictions: [], unreadable: [])
+        let progress = ProgressLine(label, total: samples.count, unit: "images", enabled: showProgress)
+        var start = 0
+        while start < samples.count {
+            let end = min(samples.count, start + batchSize)
+            var slots: [(position: Int, mapping: InputToSourceMapping)] = []
+            var images = Tensor(uninitialized: [end - start, 3, height, width])
+            for position in start..<end {
+                let sample = samples[position]
+                let url = imageURL(sample)
+                let image: RGBImage
+                do { image = try ImageIO.read(url) } catch {
+                    output.unreadable.append((url.path, "\(error)"))
+                    continue
+                }
+                let (boxed, letterbox) = image.letterboxed(to: width, height)
+                images.withUnsafeMutableBufferPointer {
+                    boxed.writeCHW(into: $0.baseAddress! + slots.count * 3 * height * width, normalization: normalization)
+                }
+                slots.append((position, InputToSourceMapping(sourceWidth: image.width, sourceHeight: image.height,
+                                                             resizedWidth: letterbox.resizedWidth, resizedHeight: letterbox.resizedHeight,
+                                                             padLeft: letterbox.padLeft, padTop: letterbox.padTop)))
+            }
+            if !slots.isEmpty {
+                let batch = slots.count < end - start ? try images.prefixBatch(slots.count) : images
+                let tape = Tape.noGradient()
+                let flat = try model(tape.constant(batch)).value
+                for (slot, decoded) in decoder.decode(flat, images: slots.count).enumerated() {
+                    let (position, mapping) = slots[slot]
+                    for box in postprocessor.detections(classProbabilities: decoded.probabilities, boxes: decoded.boxes, mapping: mapping) {
+                        output.predictions.append(PredictedBox(imageIndex: position, classIndex: box.classIndex, box: box.box, score: box.score))
+                    }
+                }
+            }
+            progress.advance(by: end - start)
+            start = end
+        }
+        progress.finish()
+        return output
+    }
+}
+
+extension Tensor {
+    /// The first `count` images of an [N, …] batch (a copy).
+    func prefixBatch(_ count: Int) throws -> Tensor {
+        let per = self.count / shape[0]
+        var out = Tensor(uninitialized: [count] + shape.dropFirst())
+        out.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pointer, count: count * per) }
+        return out
+    }
+}

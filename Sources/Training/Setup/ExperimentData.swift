@@ -1,0 +1,60 @@
+import Data
+import Foundation
+import Support
+
+/// The dataset an experiment trains on: a dataset config / YOLO folder / COCO file, or
+/// synthetic screens rendered on first use into a cache folder (so a fresh clone needs nothing).
+public struct ExperimentData {
+    public let dataset: Dataset
+    /// What the run records as its dataset (a path, or `synthetic(count=…, seed=…)`).
+    public let description: String
+
+    /// Loads the data; label files are read strictly, so a malformed line, an unknown class or a
+    /// bad mapping stops the run here, naming the file and line, before any training.
+    public static func load(_ section: ExperimentConfig.DataSection, repositoryRoot: URL, cacheFolder: URL,
+                            log: (String) -> Void) throws -> ExperimentData {
+        let data: ExperimentData
+        if let synthetic = section.synthetic {
+            data = try synthesize(synthetic, cacheFolder: cacheFolder, log: log)
+        } else {
+            let path = section.dataset!
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : repositoryRoot.appendingPathComponent(path)
+            data = ExperimentData(dataset: try DatasetLoader.load(DatasetReference(path: url.standardizedFileURL.path, split: nil)), description: path)
+        }
+        for split in [section.train, section.val] + (section.evaluateTest ? [section.test] : []) {
+            guard let indices = data.dataset.splits[split] else {
+                throw DatasetError.unknownSplit(split, available: data.dataset.splits.keys.sorted())
+            }
+            guard !indices.isEmpty else {
+                throw ExperimentConfigError(file: data.description, line: nil, key: "data", message: "split '\(split)' has no images")
+            }
+        }
+        return data
+    }
+
+    /// Renders the screens once into `cacheFolder/synthetic-…/` (written to a temporary folder and
+    /// renamed, so an interrupted render is never mistaken for a complete one) and loads them.
+    static func synthesize(_ s: ExperimentConfig.SyntheticData, cacheFolder: URL, log: (String) -> Void) throws -> ExperimentData {
+        let name = "synthetic-n\(s.count)-seed\(s.seed)-app\(s.screensPerApp)-val\(s.valFraction)-test\(s.testFraction)"
+        let folder = cacheFolder.appendingPathComponent(name)
+        let description = "synthetic(count=\(s.count), seed=\(s.seed), screens_per_app=\(s.screensPerApp))"
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
+            try manager.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+            let temporary = cacheFolder.appendingPathComponent(".\(name).partial-\(getpid())")
+            try? manager.removeItem(at: temporary)
+            let generator = try SyntheticScreenGenerator(config: SyntheticConfig(seed: s.seed, appCount: max(3, s.count / s.screensPerApp)))
+            let progress = ProgressLine("rendering \(s.count) synthetic screens", total: s.count, unit: "screens")
+            var dataset = try generator.dataset(count: s.count, outputFolder: temporary, threads: ProcessInfo.processInfo.activeProcessorCount,
+                                                progress: progress)
+            progress.finish()
+            dataset.splits = try generator.appSplits(of: dataset.samples, valFraction: s.valFraction, testFraction: s.testFraction)
+            try YOLOWriter.write(dataset, to: temporary, images: .copy)
+            try? manager.removeItem(at: folder)
+            try manager.moveItem(at: temporary, to: folder)
+            log("rendered \(s.count) synthetic screens into \(folder.path)")
+        }
+        let dataset = try DatasetLoader.load(DatasetReference(path: folder.path, split: nil))
+        return ExperimentData(dataset: dataset, description: description)
+    }
+}

@@ -1,0 +1,254 @@
+import Augment
+import Data
+import Detection
+import Dispatch
+import Evaluation
+import Foundation
+import Imaging
+import Kernels
+import NN
+import Support
+import Tensor
+import Weights
+
+/// Runs one experiment from its config to its reports: `screenlab train`.
+///
+/// Resume is exact: a checkpoint holds the weights (with batch-norm statistics), the optimizer
+/// and EMA state and the run's position; the loader is a pure function of (seed, epoch, batch)
+/// and the step reads no other randomness, so continuing from a checkpoint replays exactly the
+/// steps an uninterrupted run would take (same seed, same thread count).
+public final class Trainer {
+    public struct Options {
+        /// `Experiments/runs` of the checkout by default.
+        public var runsFolder: URL?
+        /// Rendered synthetic datasets (`Experiments/cache`).
+        public var cacheFolder: URL?
+        public var showProgress = true
+        public var log: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        /// Stop after this many optimizer steps, as if killed (tests of resume).
+        public var stopAfterSteps: Int?
+        public init() {}
+    }
+
+    public let config: ExperimentConfig
+    public let run: RunFolder
+    let options: Options
+    let repositoryRoot: URL
+    let setup: TrainingSetup
+    var state: RunState
+    var metrics = MetricsLog()
+    private let interruption = InterruptionFlag()
+
+    /// A new run of the experiment in `file`, with `--set` overrides.
+    public static func start(experiment file: URL, overrides: [String], options: Options = Options()) throws -> Trainer {
+        let text: String
+        do { text = try String(contentsOf: file, encoding: .utf8) } catch {
+            throw ExperimentConfigError(file: file.relativePath, line: nil, key: nil,
+                                        message: FileManager.default.fileExists(atPath: file.path) ? "cannot read it as UTF-8 text" : "no such experiment file (see Experiments/*.yaml)")
+        }
+        let config = try ExperimentConfig.parse(yaml: text, file: file.relativePath, overrides: overrides)
+        let root = DatasetConfig.repoRoot(containing: file)
+        let runs = options.runsFolder ?? root.appendingPathComponent("Experiments/runs")
+        let run = try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides, config: config)
+        return try Trainer(config: config, run: run, root: root, checkpoint: nil, options: options)
+    }
+
+    /// Continues the run in `folder` from its last checkpoint, with the config it started with.
+    public static func resume(_ folder: URL, options: Options = Options()) throws -> Trainer {
+        let run = RunFolder(url: folder)
+        let (text, overrides) = try run.readExperiment()
+        let config = try ExperimentConfig.parse(yaml: text, file: run.experimentFile.relativePath, overrides: overrides)
+        let checkpoint = try Checkpoint.read(from: run.lastCheckpoint)
+        let root = DatasetConfig.repoRoot(containing: folder.appendingPathComponent("x"))
+        return try Trainer(config: config, run: run, root: root, checkpoint: checkpoint, options: options)
+    }
+
+    init(config: ExperimentConfig, run: RunFolder, root: URL, checkpoint: Checkpoint?, options: Options) throws {
+        self.config = config
+        self.run = run
+        self.options = options
+        repositoryRoot = root
+        Parallel.threadCount = config.threads
+        setup = try TrainingSetup(config: config, repositoryRoot: root,
+                                  cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: options.log)
+        state = RunState(totalEpochs: config.epochs, stepsPerEpoch: setup.loader.batchCount(epoch: 0))
+        if let checkpoint {
+            try setup.restore(from: checkpoint)
+            state = checkpoint.state
+            state.status = .running
+            state.stopReason = nil
+            metrics.rows = []
+            checkpoint.metrics.forEach { metrics.append($0) }
+            options.log("resuming \(run.url.path) at epoch \(state.epoch + 1), batch \(state.batch) (step \(state.step))")
+        }
+    }
+
+    /// Trains to the end (or the budget), then writes the reports; returns the summary.
+    @discardableResult
+    public func train() throws -> RunSummary {
+        interruption.install()
+        defer { interruption.uninstall() }
+        try setup.writeRunFiles(to: run, state: state)
+        do {
+            if !state.isFinishedTraining { try trainEpochs() }
+        } catch let error as TrainingError {
+            state.status = .failed
+            state.stopReason = "\(error)"
+            try? run.writeStatus(state)
+            throw error
+        }
+        if state.status == .interrupted { return try RunSummary.partial(config: config, run: run, state: state) }
+        return try RunReports(trainer: self).write()
+    }
+
+    private func trainEpochs() throws {
+        let schedule = { [config, state] (total: Int) -> WarmupSchedule in
+            WarmupSchedule(baseRate: Float(config.optimizer.learningRate),
+                           warmupSteps: Int((config.schedule.warmupEpochs * Double(state.stepsPerEpoch)).rounded()),
+                           totalSteps: total * state.stepsPerEpoch, decay: config.schedule.cosine ? .cosine : .linear,
+                           finalFactor: Float(config.schedule.finalFactor), warmupStartFactor: Float(config.schedule.warmupStartFactor))
+        }
+        var lrSchedule = schedule(state.totalEpochs)
+        let stream = try setup.loader.batches(fromEpoch: state.epoch, startingAtBatch: state.batch)
+        defer { stream.cancel() }
+        var stepsThisSession = 0
+        while !state.isFinishedTraining {
+            let epoch = state.epoch
+            let batches = setup.loader.batchCount(epoch: epoch)
+            let progress = ProgressLine("epoch \(epoch + 1)/\(state.totalEpochs)", total: batches, unit: "batches", enabled: options.showProgress)
+            progress.advance(by: state.batch)
+            while state.batch < batches {
+                let clock = Stopwatch()
+                guard let (streamEpoch, index, batch) = try stream.next() else { break }
+                precondition(streamEpoch == epoch && index == state.batch, "loader out of step with the run state")
+                let rate = lrSchedule.learningRate(atStep: state.step)
+                setup.optimizer.learningRate = rate
+                let result = try TrainingStep.run(
+                    images: batch.images, step: state.step, forward: { try self.setup.model($0) },
+                    objective: { try self.setup.objective.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
+                    optimizer: setup.optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
+                    ema: setup.ema.map { ($0, self.setup.model) })
+                for failure in setup.source.newFailures() {
+                    options.log("warning: skipped unreadable image \(failure.file) (\(failure.reason)); it trains as a blank screen")
+                }
+                state.step += 1
+                state.batch += 1
+                stepsThisSession += 1
+                let seconds = clock.seconds
+                state.elapsedSeconds += seconds
+                state.epochSeconds += seconds
+                state.epochSteps += 1
+                for (name, value) in result.terms { state.epochLossSums[name, default: 0] += Double(value) }
+                let imagesPerSecond = Double(batch.images.shape[0]) / max(seconds, 1e-9)
+                progress.advance(detail: result.terms.map { "\($0.name) \(String(format: "%.3f", $0.value))" }.joined(separator: " ")
+                    + String(format: " · lr %.2g · %.1f img/s", rate, imagesPerSecond))
+                if let stop = options.stopAfterSteps, stepsThisSession >= stop {
+                    progress.finish()
+                    state.status = .interrupted
+                    state.stopReason = "stopped after \(stop) steps (test)"
+                    return
+                }
+                if interruption.isSet {
+                    progress.finish(detail: "interrupted")
+                    try saveCheckpoint(best: false)
+                    state.status = .interrupted
+                    state.stopReason = "interrupted by a signal; continue with --resume \(run.url.path)"
+                    try run.writeStatus(state)
+                    options.log(state.stopReason!)
+                    return
+                }
+            }
+            progress.finish()
+            try finishEpoch(epoch, learningRate: Double(setup.optimizer.learningRate))
+            if let budget = config.budgetSeconds {
+                let perEpoch = state.elapsedSeconds / Double(state.epoch)
+                if epoch == 0 {
+                    // Ultralytics' `time=`: the epoch count follows the budget; fixed from here on and
+                    // checkpointed, so the schedule (and a resumed run) stays the same.
+                    state.totalEpochs = max(1, Int(budget / perEpoch))
+                    lrSchedule = schedule(state.totalEpochs)
+                    options.log(String(format: "budget %@: %.0f s per epoch → %d epochs", ProgressLine.clock(budget), perEpoch, state.totalEpochs))
+                } else if state.elapsedSeconds + perEpoch > budget * 1.02, !state.isFinishedTraining {
+                    state.stopReason = "time budget reached after \(state.epoch) of \(state.totalEpochs) epochs"
+                    options.log(state.stopReason!)
+                    state.totalEpochs = state.epoch
+                }
+                try saveCheckpoint(best: false)
+            }
+        }
+    }
+
+    /// Epoch bookkeeping: validation (EMA weights), a metrics row, the last and best checkpoints.
+    private func finishEpoch(_ epoch: Int, learningRate: Double) throws {
+        let isLast = epoch + 1 >= state.totalEpochs
+        var valMAP: Double?, valCenter: Double?
+        if (epoch + 1) % config.validationInterval == 0 || isLast {
+            let result = try setup.validate(showProgress: options.showProgress)
+            valMAP = result.map50
+            valCenter = result.mapCenter
+        }
+        let losses = state.epochLossSums.mapValues { $0 / Double(max(state.epochSteps, 1)) }
+        let images = Double(state.epochSteps * config.batchSize)
+        metrics.append(.init(epoch: epoch, losses: losses, learningRate: learningRate, valMAP50: valMAP, valMAPCenter: valCenter,
+                             imagesPerSecond: images / max(state.epochSeconds, 1e-9), seconds: state.epochSeconds))
+        options.log(String(format: "epoch %d/%d: ", epoch + 1, state.totalEpochs)
+            + losses.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.4f", $0.value))" }.joined(separator: ", ")
+            + (valMAP.map { String(format: ", val mAP@0.5 %.4f", $0) } ?? "")
+            + String(format: ", %.1f img/s, %.0f s", images / max(state.epochSeconds, 1e-9), state.epochSeconds))
+        state.epoch += 1
+        state.batch = 0
+        state.epochLossSums = [:]
+        state.epochSteps = 0
+        state.epochSeconds = 0
+        let improved = valMAP.map { value in state.bestValMAP50.map { value > $0 } ?? true } ?? false
+        if improved {
+            state.bestValMAP50 = valMAP
+            state.bestEpoch = epoch
+        }
+        state.unreadableImages = setup.source.allFailures
+        try metrics.write(to: run.metricsFile)
+        try saveCheckpoint(best: improved)
+    }
+
+    func saveCheckpoint(best: Bool) throws {
+        let checkpoint = try setup.checkpoint(state: state, metrics: metrics.rows, run: run)
+        try checkpoint.write(to: run.lastCheckpoint)
+        if best { try checkpoint.write(to: run.bestCheckpoint) }
+        try run.writeStatus(state)
+    }
+}
+
+/// Set by SIGINT/SIGTERM; the loop saves a checkpoint at the next step boundary and stops, so
+/// Ctrl-C loses at most one step. A second signal ends the process at once.
+final class InterruptionFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    private var sources: [DispatchSourceSignal] = []
+
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return flag }
+
+    func install() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                self.lock.lock()
+                let second = self.flag
+                self.flag = true
+                self.lock.unlock()
+                if second { exit(130) }
+                FileHandle.standardError.write(Data("\nstopping after this step (again to stop at once)…\n".utf8))
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func uninstall() {
+        sources.forEach { $0.cancel() }
+        sources = []
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

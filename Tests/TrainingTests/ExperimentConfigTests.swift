@@ -1,0 +1,71 @@
+import XCTest
+@testable import Training
+
+final class ExperimentConfigTests: XCTestCase {
+    let minimal = """
+    data:
+      synthetic: {count: 40, seed: 3}
+    epochs: 2
+    """
+
+    func testDefaultsAndOverrides() throws {
+        let config = try ExperimentConfig.parse(yaml: minimal, file: "Experiments/small.yaml",
+                                                overrides: ["optimizer.lr=0.01", "ema=false", "freeze={stages: 2}", "budget=90s"])
+        XCTAssertEqual(config.name, "small")
+        XCTAssertEqual(config.epochs, 2)
+        XCTAssertEqual(config.data.synthetic?.count, 40)
+        XCTAssertEqual(config.optimizer.learningRate, 0.01)
+        XCTAssertFalse(config.ema.enabled)
+        XCTAssertEqual(config.freeze, .stages(2))
+        XCTAssertEqual(config.budgetSeconds, 90)
+    }
+
+    func testUnknownKeySuggestsTheClosestAndNamesTheLine() {
+        let yaml = minimal + "\noptimizer:\n  learning_rate: 0.1\n  lr_: 3\n"
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: yaml, file: "e.yaml")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("e.yaml:5 (optimizer.learning_rate): unknown key"), text)
+        }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\nepohcs: 3\n", file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("did you mean 'epochs'?"), "\(error)")
+        }
+    }
+
+    func testSetOverrideErrorsNameTheFlag() {
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["optimzer.lr=1"])) { error in
+            XCTAssertTrue("\(error)".hasPrefix("--set (optimzer): unknown key — did you mean 'optimizer'?"), "\(error)")
+        }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["epochs=many"])) { error in
+            XCTAssertEqual("\(error)", "--set (epochs): expected an integer, found 'many'")
+        }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["epochs"])) { error in
+            XCTAssertTrue("\(error)".contains("is not key=value"), "\(error)")
+        }
+    }
+
+    func testWrongTypesRangesChoicesAndDuplicates() {
+        let cases: [(String, String)] = [
+            ("batch_size: 1", "batch_size): 1 is out of range; allowed 2…1024"),
+            ("loss: {classification: quality-focla}", "'quality-focla' is not one of quality-focal, varifocal, focal — did you mean 'quality-focal'?"),
+            ("budget: soon", "'soon' is not a duration"),
+            ("epochs: 3", "given twice"),
+            ("freeze: head", "'head' is not backbone, none or {stages: K}"),
+        ]
+        for (line, expected) in cases {
+            XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\n" + line + "\n", file: "e.yaml"), line) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(line): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: "epochs: 2\n", file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("give data.dataset"), "\(error)")
+        }
+    }
+
+    func testDurations() {
+        XCTAssertEqual(ExperimentConfig.parseDuration("60m"), 3600)
+        XCTAssertEqual(ExperimentConfig.parseDuration("1.5h"), 5400)
+        XCTAssertEqual(ExperimentConfig.parseDuration("45"), 45)
+        XCTAssertNil(ExperimentConfig.parseDuration("-3m"))
+        XCTAssertNil(ExperimentConfig.parseDuration("m"))
+    }
+}
