@@ -69,9 +69,12 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
+        // Everything `screenlab bench` measures with, kept out of the libraries it measures.
+        .target(name: "Benchmarks", dependencies: ["Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights",
+            "Detection", "Evaluation", "Weights", "Benchmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -88,6 +91,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]
 )
