@@ -75,9 +75,12 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
 
+        // Everything `screenlab bench` measures with, kept out of the libraries it measures.
+        .target(name: "Benchmarks", dependencies: ["Training", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Training",
+            "Detection", "Evaluation", "Weights", "Training", "Benchmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -95,6 +98,7 @@ let package = Package(
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Detection", "Data", "Weights", "NN", "Tensor", "Support"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -125,12 +125,20 @@ public enum ModuleError: Error, CustomStringConvertible, Equatable {
     case missingTensor(String)
     case unexpectedTensor(String)
     case shapeMismatch(name: String, expected: [Int], found: [Int])
+    /// Transfer: two source tensors renamed to the same model name.
+    case ambiguousRename(name: String, sources: [String])
+    /// Transfer: no source tensor fits the model under the renaming and selection given.
+    case nothingTransferred(sourceExamples: [String], modelExamples: [String])
 
     public var description: String {
         switch self {
         case let .missingTensor(name): return "the weights have no tensor '\(name)', which the model needs (wrong architecture or class count?)"
         case let .unexpectedTensor(name): return "the weights hold a tensor '\(name)' the model does not have (wrong architecture?)"
         case let .shapeMismatch(name, expected, found): return "shape of '\(name)' does not match the model: expected \(expected), found \(found)"
+        case let .ambiguousRename(name, sources):
+            return "the renaming maps \(sources.map { "'\($0)'" }.joined(separator: " and ")) both to '\(name)'; make the prefixes distinct"
+        case let .nothingTransferred(sourceExamples, modelExamples):
+            return "no tensor of the source fits the model: source names look like \(sourceExamples), the model's like \(modelExamples); rename prefixes (renamingPrefixes) or check the selection (only)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Augment
+import Benchmarks
 import Data
 import Detection
 import Foundation

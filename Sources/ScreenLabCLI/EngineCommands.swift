@@ -1,5 +1,6 @@
 import ArgumentParser
 import Autograd
+import Benchmarks
 import Detection
 import Foundation
 import Kernels

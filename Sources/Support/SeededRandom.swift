@@ -17,6 +17,18 @@ public struct SeededRandom: RandomNumberGenerator {
         s0 = splitMix(); s1 = splitMix(); s2 = splitMix(); s3 = splitMix()
     }
 
+    /// The generator's four words, to save with a checkpoint: `init(state:)` continues the
+    /// stream exactly where this one is.
+    public var state: [UInt64] { [s0, s1, s2, s3] }
+
+    /// Resumes a stream saved from `state`. Throws on anything `state` cannot have produced:
+    /// not four words, or all four zero (xoshiro's one fixed point, which would return 0 forever).
+    public init(state: [UInt64]) throws {
+        guard state.count == 4 else { throw SeededRandomStateError.wordCount(state.count) }
+        guard state.contains(where: { $0 != 0 }) else { throw SeededRandomStateError.allZero }
+        s0 = state[0]; s1 = state[1]; s2 = state[2]; s3 = state[3]
+    }
+
     /// An independent stream for a sub-task (a worker, an image index) derived from this seed.
     public static func stream(seed: UInt64, index: UInt64) -> SeededRandom {
         SeededRandom(seed: seed ^ (index &* 0xD1B5_4A32_D192_ED03) &+ 0x632B_E59B_D9B4_E019)
@@ -49,3 +61,16 @@ public struct SeededRandom: RandomNumberGenerator {
     public mutating func chance(_ probability: Double) -> Bool { uniform() < probability }
 }
 
+public enum SeededRandomStateError: Error, Equatable, CustomStringConvertible {
+    case wordCount(Int)
+    case allZero
+
+    public var description: String {
+        switch self {
+        case let .wordCount(count):
+            return "a saved random-generator state has 4 words (xoshiro256**), this one has \(count): the checkpoint is damaged or not ScreenLab's"
+        case .allZero:
+            return "a saved random-generator state is all zero, which no seeded generator reaches: the checkpoint is damaged"
+        }
+    }
+}

@@ -152,18 +152,6 @@ final class LoaderTests: XCTestCase {
         }
     }
 
-    func testFeedTimesWaitingApartFromTraining() throws {
-        let loader = try makeLoader(workers: 0)  // inline: every batch is made while the trainer waits
-        var seen: [[Int]] = []
-        let result = try LoaderBenchmark.feed(loader, steps: 5, progress: false) { batch in seen.append(batch.sampleIndices) }
-        XCTAssertEqual(seen.count, 6, "one warm-up step, then the timed ones")
-        XCTAssertEqual(result.steps, 5)
-        XCTAssertEqual(result.images, seen.dropFirst().map(\.count).reduce(0, +))
-        let epochs = try collect(loader, epoch: 0) + collect(loader, epoch: 1)
-        XCTAssertEqual(seen, Array(epochs.prefix(6).map(\.sampleIndices)), "the loader's batches in order, across the epoch boundary")
-        XCTAssertGreaterThan(result.waitShare, 0.5, "an inline loader with an instant trainer: the time is all waiting")
-    }
-
     func testDropLastWithTooFewSamplesIsAnError() throws {
         let source = syntheticSource(count: 3)
         var options = DataLoader.Options()

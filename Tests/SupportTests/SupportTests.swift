@@ -10,6 +10,21 @@ final class SupportTests: XCTestCase {
         XCTAssertNotEqual(xa, xc)
     }
 
+    func testSavedStateContinuesTheExactStream() throws {
+        var original = SeededRandom(seed: 5)
+        for _ in 0..<37 { _ = original.next() }
+        _ = original.normal()
+        var resumed = try SeededRandom(state: original.state)
+        XCTAssertEqual((0..<64).map { _ in resumed.next() }, (0..<64).map { _ in original.next() })
+        XCTAssertEqual(resumed.state, original.state)
+    }
+
+    func testInvalidSavedStatesAreRefused() {
+        XCTAssertThrowsError(try SeededRandom(state: [0, 0, 0, 0])) { XCTAssertEqual($0 as? SeededRandomStateError, .allZero) }
+        XCTAssertThrowsError(try SeededRandom(state: [1, 2, 3])) { XCTAssertTrue("\($0)".contains("4 words"), "\($0)") }
+        XCTAssertNoThrow(try SeededRandom(state: [0, 0, 0, 1]))
+    }
+
     func testUniformAndNormalMoments() {
         var rng = SeededRandom(seed: 7)
         let n = 200_000

@@ -14,6 +14,8 @@ import Tensor
 /// Look-ahead: workers make at most `prefetch` batches that the trainer has not taken yet.
 /// `epoch(_:)` serves one epoch; `batches(fromEpoch:)` serves every epoch from one on with
 /// the same workers, so the next epoch's first batches are ready while the current one ends.
+/// `batches(fromEpoch:startingAtBatch:)` resumes an interrupted run mid-epoch: since a batch
+/// depends on (seed, epoch, position) only, the batches before it need not be made at all.
 ///
 /// Threads: the trainer's engine also runs BLAS threads. On the 2-core machine use
 /// `workers: 1` and 1–2 engine threads (the loader at ≥ 3× the training rate is idle most of
@@ -62,12 +64,25 @@ public final class DataLoader {
 
     /// Starts the workers for one epoch; call `next()` until it returns nil.
     public func epoch(_ epoch: Int) -> EpochBatches {
-        EpochBatches(production: production(firstEpoch: epoch, epochs: 1), count: batchCount(epoch: epoch))
+        EpochBatches(production: production(firstEpoch: epoch, firstBatch: 0, epochs: 1), count: batchCount(epoch: epoch))
     }
 
     /// Every epoch from `epoch` on, with no pause at epoch boundaries; `next()` never returns nil.
     public func batches(fromEpoch epoch: Int) -> BatchStream {
-        BatchStream(production: production(firstEpoch: epoch, epochs: nil))
+        BatchStream(production: production(firstEpoch: epoch, firstBatch: 0, epochs: nil))
+    }
+
+    /// What `batches(fromEpoch: epoch)` yields from its batch `batch` on — bit-identical images,
+    /// equal targets — for resuming from a checkpoint taken after batch `batch − 1`. The earlier
+    /// batches are not made. Throws unless `batch` is one of the epoch's batches.
+    public func batches(fromEpoch epoch: Int, startingAtBatch batch: Int) throws -> BatchStream {
+        guard epoch >= 0 else { throw LoaderError(message: "cannot start the loader at epoch \(epoch): epochs count from 0") }
+        let count = batchCount(epoch: epoch)
+        guard (0..<count).contains(batch) else {
+            throw LoaderError(message: "epoch \(epoch) has batches 0…\(count - 1), so the loader cannot start at batch \(batch); "
+                              + "a run that finished epoch \(epoch) resumes at epoch \(epoch + 1), batch 0 (is the batch size or the data the checkpoint's?)")
+        }
+        return BatchStream(production: production(firstEpoch: epoch, firstBatch: batch, epochs: nil))
     }
 
     /// Exactly the image (and boxes) that `epoch(epoch)` delivers at `position`, before
@@ -81,8 +96,8 @@ public final class DataLoader {
         return BatchJob(order: epochOrder(epoch), epochSeed: seedSource.next(), source: source, pipeline: pipeline, options: options)
     }
 
-    private func production(firstEpoch: Int, epochs: Int?) -> BatchProduction {
-        let production = BatchProduction(firstEpoch: firstEpoch, epochs: epochs, prefetch: options.prefetch,
+    private func production(firstEpoch: Int, firstBatch: Int, epochs: Int?) -> BatchProduction {
+        let production = BatchProduction(firstEpoch: firstEpoch, firstBatch: firstBatch, epochs: epochs, prefetch: options.prefetch,
                                          inline: options.workers == 0, observer: observer) { [self] in job($0) }
         production.start(workers: options.workers)
         return production
@@ -122,149 +137,5 @@ struct BatchJob {
         var random = SeededRandom.stream(seed: epochSeed, index: UInt64(position))
         let item = try pipeline.augment(order[position], from: source, random: &random)
         return (source.sampleIndex(at: order[position]), item)
-    }
-}
-
-/// The batches of one epoch, in order. Dropping this object (or `cancel()`) stops the workers
-/// after their current batch.
-public final class EpochBatches {
-    private let production: BatchProduction
-    public let count: Int
-
-    init(production: BatchProduction, count: Int) {
-        self.production = production
-        self.count = count
-    }
-
-    deinit { production.cancel() }
-
-    public func cancel() { production.cancel() }
-
-    /// The next batch, nil at the end of the epoch; rethrows a failure to read or augment a sample.
-    public func next() throws -> Batch? { try production.take()?.batch }
-}
-
-/// The batches of every epoch from a first one on, in order, made by one set of workers.
-/// Dropping this object (or `cancel()`) stops the workers after their current batch.
-public final class BatchStream {
-    private let production: BatchProduction
-
-    init(production: BatchProduction) { self.production = production }
-
-    deinit { production.cancel() }
-
-    public func cancel() { production.cancel() }
-
-    /// The next batch with its epoch and its index in that epoch; nil only after `cancel()`.
-    public func next() throws -> (epoch: Int, index: Int, batch: Batch)? { try production.take() }
-}
-
-/// Batches numbered across epochs (global index g: the epochs' batches one after another).
-/// Workers claim numbers in turn and stop `prefetch` numbers ahead of the consumer; finished
-/// batches wait in a reorder buffer.
-final class BatchProduction {
-    enum Event: Equatable {
-        /// A worker took batch `index` (global); `ahead` batches are now claimed but not yet taken.
-        case claimed(index: Int, ahead: Int)
-        case finished(index: Int)
-    }
-
-    private let firstEpoch: Int
-    /// Number of epochs to serve; nil: no end.
-    private let epochs: Int?
-    private let prefetch: Int
-    private let inline: Bool
-    private let observer: ((Event) -> Void)?
-    private let makeJob: (Int) -> BatchJob
-    private let condition = NSCondition()
-    // Guarded by `condition`:
-    private var jobs: [BatchJob] = []
-    /// Global index of each known epoch's first batch, plus the end of the last known epoch.
-    private var epochStarts = [0]
-    private var nextToClaim = 0
-    private var nextToTake = 0
-    private var finished: [Int: Result<Batch, Error>] = [:]
-    private var cancelled = false
-
-    init(firstEpoch: Int, epochs: Int?, prefetch: Int, inline: Bool, observer: ((Event) -> Void)?,
-         makeJob: @escaping (Int) -> BatchJob) {
-        self.firstEpoch = firstEpoch
-        self.epochs = epochs
-        self.prefetch = prefetch
-        self.inline = inline
-        self.observer = observer
-        self.makeJob = makeJob
-    }
-
-    func start(workers: Int) {
-        for worker in 0..<workers {
-            let thread = Thread { [self] in work() }
-            thread.name = "screenlab-loader-\(worker)"
-            thread.stackSize = 4 << 20
-            thread.start()
-        }
-    }
-
-    /// With the lock held: the job and in-epoch index of global batch `index`, learning epochs
-    /// as needed; nil past the last epoch.
-    private func locate(_ index: Int) -> (epochOffset: Int, job: BatchJob, batch: Int)? {
-        while index >= epochStarts.last! {
-            if let epochs, jobs.count == epochs { return nil }
-            let job = makeJob(firstEpoch + jobs.count)
-            jobs.append(job)
-            epochStarts.append(epochStarts.last! + job.batchCount)
-        }
-        var offset = jobs.count - 1
-        while epochStarts[offset] > index { offset -= 1 }
-        return (offset, jobs[offset], index - epochStarts[offset])
-    }
-
-    private func work() {
-        while true {
-            condition.lock()
-            var claim: (epochOffset: Int, job: BatchJob, batch: Int)?
-            while !cancelled {
-                claim = locate(nextToClaim)
-                if claim == nil || nextToClaim < nextToTake + prefetch { break }
-                condition.wait()
-            }
-            guard !cancelled, let (_, job, batch) = claim else { condition.unlock(); return }
-            let index = nextToClaim
-            nextToClaim += 1
-            observer?(.claimed(index: index, ahead: nextToClaim - nextToTake))
-            condition.unlock()
-            let result = Result { try job.makeBatch(batch) }
-            condition.lock()
-            finished[index] = result
-            observer?(.finished(index: index))
-            condition.broadcast()
-            condition.unlock()
-        }
-    }
-
-    func take() throws -> (epoch: Int, index: Int, batch: Batch)? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !cancelled, let (epochOffset, job, batch) = locate(nextToTake) else { return nil }
-        let index = nextToTake
-        if inline {
-            condition.unlock()
-            let result = Result { try job.makeBatch(batch) }
-            condition.lock()
-            finished[index] = result
-        }
-        while finished[index] == nil, !cancelled { condition.wait() }
-        guard let result = finished.removeValue(forKey: index) else { return nil }
-        nextToTake += 1
-        if case .failure = result { cancelled = true }
-        condition.broadcast()
-        return (firstEpoch + epochOffset, batch, try result.get())
-    }
-
-    func cancel() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        condition.unlock()
     }
 }

@@ -43,4 +43,53 @@ public final class ExponentialMovingAverage {
 
     /// The averaged tensors by name (load them into a copy of the model to evaluate).
     public var averagedState: [String: Tensor] { Dictionary(uniqueKeysWithValues: shadow.map { ($0.name, $0.tensor) }) }
+
+    /// The averaged tensors under the model's own names, so a checkpoint can store them as a
+    /// weights file of the model; with `updates` they are the whole state (the decay ramp
+    /// depends on the count, so a resume needs it exactly: it is an Int, not a tensor).
+    public func stateTensors() -> [(name: String, tensor: Tensor)] { shadow }
+
+    /// Resumes a saved average. Throws `StateLoadError`, changing nothing, unless `tensors` has
+    /// exactly this average's names and shapes and `updates` ≥ 0.
+    public func loadState(tensors: [String: Tensor], updates: Int) throws {
+        let owner = "ExponentialMovingAverage"
+        guard updates >= 0 else {
+            throw StateLoadError.invalidCounter(owner: owner, name: "updates", value: updates, reason: "an update count is never negative")
+        }
+        var loaded = shadow
+        for index in loaded.indices {
+            let name = loaded[index].name
+            guard let tensor = tensors[name] else {
+                throw StateLoadError.missing(owner: owner, name: name, reason: "the average holds every tensor of its model; was it saved for another model?")
+            }
+            guard tensor.shape == loaded[index].tensor.shape else {
+                throw StateLoadError.shapeMismatch(owner: owner, name: name, expected: loaded[index].tensor.shape, found: tensor.shape)
+            }
+            loaded[index].tensor = tensor
+        }
+        if tensors.count != loaded.count {
+            let known = Set(loaded.map(\.name))
+            throw StateLoadError.unknownParameter(owner: owner, name: tensors.keys.sorted().first { !known.contains($0) }!)
+        }
+        shadow = loaded
+        self.updates = updates
+    }
+
+    /// Puts the averaged tensors into `model` (to evaluate it) and returns the tensors they
+    /// replaced; `model.load(state:)` with them restores the training weights. Throws, changing
+    /// nothing, when the model is not the one the average was made from.
+    @discardableResult
+    public func applyAverage(to model: Module) throws -> [String: Tensor] {
+        let replaced = Dictionary(uniqueKeysWithValues: model.stateTensors().map { ($0.name, $0.tensor) })
+        try model.load(state: averagedState)
+        return replaced
+    }
+
+    /// Runs `body` with the averaged tensors in `model` and puts the training ones back
+    /// afterwards, also when `body` throws.
+    public func withAverage<Result>(appliedTo model: Module, _ body: () throws -> Result) throws -> Result {
+        let training = try applyAverage(to: model)
+        defer { try! model.load(state: training) }  // the model's own tensors: names and shapes fit by construction
+        return try body()
+    }
 }

@@ -1,3 +1,4 @@
+import Detection
 import Kernels
 import NN
 

@@ -1,4 +1,5 @@
 import Data
+import Evaluation
 import Foundation
 import Support
 

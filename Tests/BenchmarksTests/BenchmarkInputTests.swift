@@ -1,6 +1,7 @@
-import XCTest
+import Benchmarks
 import Data
 @testable import Evaluation
+import XCTest
 
 final class BenchmarkInputTests: XCTestCase {
     func testGeneratedInputIsDeterministicAndSized() throws {

@@ -1,3 +1,4 @@
+import Augment
 import Foundation
 import Support
 
@@ -47,7 +48,7 @@ public struct LoaderBenchmark {
     public static func run(_ loader: DataLoader, seconds: Double, progress: Bool = true) throws -> Result {
         let batches = loader.batches(fromEpoch: 0)
         defer { batches.cancel() }
-        guard try batches.next() != nil else { throw LoaderError(message: "the loader produced no batch") }
+        guard try batches.next() != nil else { throw BenchmarkError(message: "the loader produced no batch") }
         let plannedSeconds = max(1, Int(seconds.rounded()))
         let line = ProgressLine("loader", total: plannedSeconds, unit: "s", enabled: progress)
         let clock = Stopwatch()
@@ -72,7 +73,7 @@ public struct LoaderBenchmark {
         let batches = loader.batches(fromEpoch: 0)
         defer { batches.cancel() }
         func nextBatch() throws -> Batch {
-            guard let (_, _, batch) = try batches.next() else { throw LoaderError(message: "the loader stopped") }
+            guard let (_, _, batch) = try batches.next() else { throw BenchmarkError(message: "the loader stopped") }
             return batch
         }
         try train(try nextBatch())

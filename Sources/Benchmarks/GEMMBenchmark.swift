@@ -1,4 +1,5 @@
 import Autograd
+import Detection
 import Foundation
 import Kernels
 import NN

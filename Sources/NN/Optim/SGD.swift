@@ -1,0 +1,91 @@
+import Autograd
+import Kernels
+import Tensor
+
+/// SGD with momentum (PyTorch semantics: v = μ·v + (1 − dampening)·g; Nesterov uses g + μ·v).
+/// State: `momentum/<parameter>`, the velocity buffer, once the parameter has taken a step.
+public final class SGD: Optimizer {
+    public var learningRate: Float
+    public let momentum: Float, dampening: Float, weightDecay: Float, nesterov: Bool
+    public let decayPolicy: WeightDecayPolicy
+    public let groups: [ParameterGroup]
+    private let resolved: ResolvedParameters
+    public var parameters: [(name: String, parameter: Parameter)] { resolved.entries }
+    /// Momentum buffer per entry of `parameters`, created on its first step. Updated in place
+    /// through the array: a copy taken out of the container would share the storage, and the
+    /// write would then copy the whole buffer every step.
+    private var velocity: [Tensor?]
+
+    static let momentumKind = "momentum"
+
+    public init(parameters: [(name: String, parameter: Parameter)], groups: [ParameterGroup] = [], learningRate: Float,
+                momentum: Float = 0, dampening: Float = 0, weightDecay: Float = 0, nesterov: Bool = false,
+                decayPolicy: WeightDecayPolicy = .all) throws {
+        guard learningRate >= 0, momentum >= 0, weightDecay >= 0, !(nesterov && (momentum <= 0 || dampening != 0)) else {
+            throw TensorError.invalidArgument(op: "SGD", reason: "learningRate \(learningRate), momentum \(momentum), dampening \(dampening), weightDecay \(weightDecay), nesterov \(nesterov): need learningRate, momentum, weightDecay ≥ 0; Nesterov needs momentum > 0 and no dampening")
+        }
+        resolved = try ResolvedParameters(parameters, groups: groups, weightDecay: weightDecay, decayPolicy: decayPolicy, optimizer: "SGD")
+        self.groups = groups
+        self.learningRate = learningRate
+        self.momentum = momentum
+        self.dampening = dampening
+        self.weightDecay = weightDecay
+        self.nesterov = nesterov
+        self.decayPolicy = decayPolicy
+        velocity = Array(repeating: nil, count: parameters.count)
+    }
+
+    /// The rate and weight decay the parameter `name` is updated with now; nil for a name this optimizer does not hold.
+    public func hyperparameters(of name: String) -> (learningRate: Float, weightDecay: Float)? {
+        resolved.hyperparameters(of: name, learningRate: learningRate)
+    }
+
+    public func step() throws {
+        for (index, (name, p)) in parameters.enumerated() where !p.isFrozen {
+            guard let gradient = p.gradient else { continue }
+            try checkGradientShape(gradient, of: p, named: name, op: "SGD.step")
+            let rate = learningRate * resolved.learningRateMultipliers[index], decay = resolved.weightDecays[index]
+            let count = p.value.count
+            guard momentum > 0 else {
+                p.value.withUnsafeMutableBufferPointer { w in
+                    OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: nil, count: count,
+                                         learningRate: rate, momentum: 0, dampening: 0, weightDecay: decay, nesterov: false)
+                }
+                continue
+            }
+            // PyTorch initialises the buffer with the first gradient (no dampening on step 1),
+            // so the new buffer need not be zeroed: the kernel overwrites it.
+            let isFirst = velocity[index] == nil
+            if isFirst { velocity[index] = Tensor(uninitialized: p.shape) }
+            p.value.withUnsafeMutableBufferPointer { w in
+                velocity[index]!.withUnsafeMutableBufferPointer { v in
+                    OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: v.baseAddress!, count: count,
+                                         learningRate: rate, momentum: momentum, dampening: dampening,
+                                         weightDecay: decay, nesterov: nesterov, firstStep: isFirst)
+                }
+            }
+        }
+    }
+
+    public func stateTensors() -> [(name: String, tensor: Tensor)] {
+        zip(parameters, velocity).compactMap { entry, buffer in buffer.map { ("\(SGD.momentumKind)/\(entry.name)", $0) } }
+    }
+
+    /// SGD keeps no counters: a velocity buffer exists exactly when a parameter has stepped.
+    public func stateCounters() -> [String: Int] { [:] }
+
+    public func loadState(tensors: [String: Tensor], counters: [String: Int]) throws {
+        let kinds = momentum > 0 ? [SGD.momentumKind] : []
+        var loaded = [Tensor?](repeating: nil, count: parameters.count)
+        for (name, tensor) in tensors.sorted(by: { $0.key < $1.key }) {
+            loaded[try resolved.locateState(name, tensor: tensor, kinds: kinds, owner: "SGD").index] = tensor
+        }
+        if let name = counters.keys.sorted().first {
+            throw StateLoadError.unknownName(owner: "SGD", name: name, stores: "no counters")
+        }
+        velocity = loaded
+    }
+
+    /// Storage address of a parameter's momentum buffer (tests check that steps update it in place).
+    func velocityAddress(at index: Int) -> UnsafeMutablePointer<Float>? { velocity[index]?.storage.pointer }
+}
