@@ -1,0 +1,47 @@
+import Foundation
+
+extension ExperimentConfig {
+    /// Every setting after defaults and overrides, as an experiment file that reads back to the
+    /// same config (`config.resolved.yaml` in the run folder; the registry stores it too).
+    public func resolvedYAML() -> String {
+        func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)" }
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        var lines = ["# Resolved from \(file) (defaults and --set overrides applied)", "name: \(quoted(name))", "data:"]
+        if let dataset = data.dataset { lines.append("  dataset: \(quoted(dataset))") }
+        if let s = data.synthetic {
+            lines.append("  synthetic: {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction))}")
+        }
+        lines += ["  train: \(quoted(data.train))", "  val: \(quoted(data.val))", "  test: \(quoted(data.test))", "  evaluate_test: \(data.evaluateTest)",
+                  "model: \(quoted(model))"]
+        if inputWidth != nil || inputHeight != nil {
+            lines.append("input: {" + [inputWidth.map { "width: \($0)" }, inputHeight.map { "height: \($0)" }].compactMap { $0 }.joined(separator: ", ") + "}")
+        }
+        lines.append("augment: \(quoted(augment))")
+        if let repeatThreshold { lines.append("sampler: {repeat_threshold: \(number(repeatThreshold))}") }
+        lines += [
+            "loss:",
+            "  classification: \(loss.classification.rawValue)",
+            "  class_balance: {method: \(loss.classBalance.rawValue), beta: \(number(loss.classBalanceBeta)), power: \(number(loss.classBalancePower))}",
+            "  weights: {classification: \(number(loss.classificationWeight)), box: \(number(loss.boxWeight)), distribution: \(number(loss.distributionWeight))}",
+            "  focal_alpha: \(number(loss.focalAlpha))",
+            "  focal_gamma: \(number(loss.focalGamma))",
+            "assigner: {static_epochs: \(assigner.staticEpochs)}",
+            "optimizer: {name: \(optimizer.name.rawValue), lr: \(number(optimizer.learningRate)), momentum: \(number(optimizer.momentum)), weight_decay: \(number(optimizer.weightDecay)), nesterov: \(optimizer.nesterov), backbone_lr_multiplier: \(number(optimizer.backboneLearningRateMultiplier)), gradient_clip: \(number(optimizer.gradientClip))}",
+            "schedule: {warmup_epochs: \(number(schedule.warmupEpochs)), final_factor: \(number(schedule.finalFactor)), warmup_start_factor: \(number(schedule.warmupStartFactor)), decay: \(schedule.cosine ? "cosine" : "linear")}",
+            "epochs: \(epochs)",
+        ]
+        if let budgetSeconds { lines.append("budget: \(number(budgetSeconds))s") }
+        lines += ["batch_size: \(batchSize)", "seed: \(seed)", "threads: \(threads)", "workers: \(workers)",
+                  ema.enabled ? "ema: {decay: \(number(ema.decay)), ramp_updates: \(number(ema.rampUpdates))}" : "ema: false"]
+        if let initWeights { lines.append("init: \(quoted(initWeights))") }
+        switch freeze {
+        case .none: lines.append("freeze: none")
+        case .backbone: lines.append("freeze: backbone")
+        case let .stages(k): lines.append("freeze: {stages: \(k)}")
+        }
+        lines += ["val_interval: \(validationInterval)", "thresholds: \(quoted(thresholdStrategy))",
+                  "postprocess: {nms_iou: \(number(postprocess.nmsIoU)), cross_class_iou: \(number(postprocess.crossClassIoU)), max_detections: \(postprocess.maxDetections), evaluation_score_threshold: \(number(postprocess.evaluationScoreThreshold))}",
+                  "preview_images: \(previewImages)"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

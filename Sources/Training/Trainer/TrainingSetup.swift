@@ -1,0 +1,194 @@
+import Augment
+import Autograd
+import Data
+import Detection
+import Evaluation
+import Foundation
+import Imaging
+import NN
+import Support
+import Tensor
+import Weights
+
+/// Everything a run is made of, built from its config: data, model (with transfer and
+/// freezing), loss, loader, optimizer, EMA, and the validation predictor.
+final class TrainingSetup {
+    let config: ExperimentConfig
+    let data: ExperimentData
+    let modelFile: DetectorModelFile
+    let model: UIDetector
+    let loss: DetectionLoss
+    let decoder: HeadDecoder
+    let source: TolerantSource
+    let loader: DataLoader
+    let optimizer: Optimizer
+    let ema: ExponentialMovingAverage?
+    let normalization: PixelNormalization
+    /// Per class, the classification-loss weight and the training boxes it came from.
+    let classWeights: [Float]
+    let trainBoxCounts: [Int]
+    let transferReport: TransferReport?
+    let log: (String) -> Void
+
+    var classes: [String] { data.dataset.classes }
+    var objective: TrainingSetup { self }
+
+    init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, log: @escaping (String) -> Void) throws {
+        self.config = config
+        self.log = log
+        data = try ExperimentData.load(config.data, repositoryRoot: root, cacheFolder: cacheFolder, log: log)
+        let modelURL = config.model.hasPrefix("/") ? URL(fileURLWithPath: config.model) : root.appendingPathComponent(config.model)
+        modelFile = try DetectorModelFile.load(contentsOf: modelURL)
+        let detector = try modelFile.configuration(classes: data.dataset.classes, inputWidth: config.inputWidth, inputHeight: config.inputHeight)
+        model = try UIDetector(configuration: detector, seed: config.seed)
+        normalization = PixelNormalization(mean: modelFile.normalization.mean, std: modelFile.normalization.std)
+
+        transferReport = try config.initWeights.map { try Self.transfer(into: model, from: $0, root: root, log: log) }
+        switch config.freeze {
+        case .none: break
+        case .backbone: log("froze \(model.freeze(prefixes: UIDetector.backbonePrefixes(stages: nil))) backbone tensors (batch norms keep their statistics)")
+        case let .stages(k): log("froze \(model.freeze(prefixes: UIDetector.backbonePrefixes(stages: k))) tensors of the first \(k) backbone stages")
+        }
+        model.train()
+
+        trainBoxCounts = Self.boxCounts(data.dataset, split: config.data.train)
+        let balance: ClassBalance
+        switch config.loss.classBalance {
+        case .none: balance = .none
+        case .effectiveNumber: balance = .effectiveNumber(beta: config.loss.classBalanceBeta)
+        case .inverseFrequency: balance = .inverseFrequency(power: config.loss.classBalancePower)
+        }
+        classWeights = try balance.weights(classCounts: trainBoxCounts).map(Float.init)
+        loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config.loss), classWeights: classWeights)
+        decoder = try HeadDecoder(configuration: detector)
+
+        source = TolerantSource(try DatasetSource(dataset: data.dataset, split: config.data.train))
+        var preset = try AugmentPreset.load(from: AugmentPreset.locate(config.augment, from: root))
+        if let threshold = config.repeatThreshold { preset.sampling.repeatThreshold = threshold }
+        let pipeline = AugmentPipeline(preset: preset, source: source, classNames: data.dataset.classes,
+                                       outputWidth: detector.inputWidth, outputHeight: detector.inputHeight)
+        var loaderOptions = DataLoader.Options()
+        loaderOptions.batchSize = config.batchSize
+        loaderOptions.workers = config.workers
+        loaderOptions.seed = config.seed
+        // Train-mode batch norm needs ≥ 2 images; a 1-image tail batch would also be noisy.
+        loaderOptions.dropLast = true
+        loaderOptions.normalization = normalization
+        loader = try DataLoader(source: source, pipeline: pipeline, options: loaderOptions)
+
+        let groups = config.optimizer.backboneLearningRateMultiplier == 1 ? []
+            : [ParameterGroup(prefixes: ["backbone"], learningRateMultiplier: Float(config.optimizer.backboneLearningRateMultiplier))]
+        // Every parameter, frozen ones included: a parameter unfrozen later then gets state and moves.
+        let parameters = model.namedParameters()
+        switch config.optimizer.name {
+        case .sgd:
+            optimizer = try SGD(parameters: parameters, groups: groups, learningRate: Float(config.optimizer.learningRate),
+                                momentum: Float(config.optimizer.momentum), weightDecay: Float(config.optimizer.weightDecay),
+                                nesterov: config.optimizer.nesterov && config.optimizer.momentum > 0, decayPolicy: .exceptBiasesAndNormalization)
+        case .adamw:
+            optimizer = try AdamW(parameters: parameters, groups: groups, learningRate: Float(config.optimizer.learningRate),
+                                  beta1: Float(config.optimizer.momentum), weightDecay: Float(config.optimizer.weightDecay),
+                                  decayPolicy: .exceptBiasesAndNormalization)
+        }
+        ema = config.ema.enabled ? try ExponentialMovingAverage(model: model, decay: Float(config.ema.decay), rampUpdates: Float(config.ema.rampUpdates)) : nil
+    }
+
+    /// `init: WEIGHTS`: parameters by name; tensors of another shape (a head for another class
+    /// count) are skipped and reported, as is everything that was not loaded.
+    static func transfer(into model: UIDetector, from path: String, root: URL, log: (String) -> Void) throws -> TransferReport {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
+        let weights = try WeightsFile.read(contentsOf: url)
+        let report = try model.load(transferringFrom: weights.state, skipMismatched: true)
+        log("init from \(path): loaded \(report.loaded.count) tensors, skipped \(report.shapeMismatched.count) of another shape, "
+            + "\(report.missing.count) not in the file, \(report.unexpected.count) the model lacks")
+        for mismatch in report.shapeMismatched.prefix(8) {
+            log("  shape differs, kept initial: \(mismatch.name) model \(mismatch.modelShape) file \(mismatch.sourceShape)")
+        }
+        return report
+    }
+
+    static func boxCounts(_ dataset: Dataset, split: String) -> [Int] {
+        var counts = [Int](repeating: 0, count: dataset.classes.count)
+        for index in dataset.splits[split] ?? [] {
+            for annotation in dataset.samples[index].annotations where counts.indices.contains(annotation.classIndex) {
+                counts[annotation.classIndex] += 1
+            }
+        }
+        return counts
+    }
+
+    func loss(outputs: Variable, targets: [[Annotation]], epoch: Int) throws -> StepLoss {
+        let result = try loss(outputs, targets: targets, taskAligned: epoch >= config.assigner.staticEpochs)
+        return StepLoss(total: result.total, terms: result.terms)
+    }
+
+    // MARK: Validation and prediction
+
+    func predictor(scoreThreshold: Double, thresholds: [Double?] = []) throws -> SplitPredictor {
+        let options = PostprocessOptions(scoreThreshold: scoreThreshold, classConfidenceThresholds: thresholds,
+                                         nmsIoU: config.postprocess.nmsIoU,
+                                         crossClassGroups: SimilarClassGroups.indexGroups(classNames: classes),
+                                         crossClassIoU: config.postprocess.crossClassIoU, maxDetections: config.postprocess.maxDetections)
+        return SplitPredictor(model: model, decoder: decoder, postprocessor: try DetectionPostprocessor(classCount: classes.count, options: options),
+                              normalization: normalization, batchSize: config.batchSize)
+    }
+
+    /// Predictions on a split with the weights the run reports (the EMA when enabled).
+    func predict(split: String, showProgress: Bool, thresholds: [Double?] = [], scoreThreshold: Double? = nil) throws -> (samples: [Sample], output: SplitPredictor.Output) {
+        let samples = try data.dataset.samples(inSplit: split)
+        let predictor = try self.predictor(scoreThreshold: scoreThreshold ?? config.postprocess.evaluationScoreThreshold, thresholds: thresholds)
+        let run = { try predictor.predict(samples, imageURL: self.data.dataset.imageURL(of:), label: "predicting \(split)", showProgress: showProgress) }
+        let output = try ema.map { try $0.withAverage(appliedTo: model, run) } ?? run()
+        for (file, reason) in output.unreadable { log("warning: skipped unreadable \(split) image \(file) (\(reason))") }
+        return (samples, output)
+    }
+
+    func validate(showProgress: Bool) throws -> EvaluationResult {
+        let (samples, output) = try predict(split: config.data.val, showProgress: showProgress)
+        return try DetectionEvaluator(classNames: classes, samples: samples, predictions: output.predictions).evaluate()
+    }
+
+    // MARK: Checkpoints
+
+    func header(thresholds: [ClassThreshold]? = nil, provenance: Provenance) -> WeightsHeader {
+        var options = modelFile.options
+        options["stride4"] = model.configuration.includeStride4 ? "true" : nil
+        return WeightsHeader(architecture: ModelArchitecture(name: UIDetectorConfiguration.architectureName, options: options),
+                             input: InputSpec(width: model.configuration.inputWidth, height: model.configuration.inputHeight),
+                             normalization: modelFile.normalization, classes: classes, thresholds: thresholds, provenance: provenance,
+                             training: TrainingInfo(seed: config.seed, epochs: config.epochs, config: config.file))
+    }
+
+    func checkpoint(state: RunState, metrics: [MetricsLog.Row], run: RunFolder) throws -> Checkpoint {
+        var state = state
+        state.emaUpdates = ema?.updates ?? 0
+        state.optimizerCounters = optimizer.stateCounters()
+        let provenance = Provenance(runID: run.id, experiment: config.name, dataset: data.description, trainSplit: config.data.train,
+                                    valSplit: config.data.val, created: Provenance.timestamp())
+        return Checkpoint(model: WeightsFile(header: header(provenance: provenance), tensors: model.stateTensors()),
+                          optimizer: optimizer.stateTensors(), ema: ema?.stateTensors(), state: state, metrics: metrics)
+    }
+
+    func restore(from checkpoint: Checkpoint) throws {
+        try model.load(state: checkpoint.model.state)
+        try optimizer.loadState(tensors: Dictionary(uniqueKeysWithValues: checkpoint.optimizer.map { ($0.name, $0.tensor) }),
+                                counters: checkpoint.state.optimizerCounters)
+        if let ema {
+            guard let tensors = checkpoint.ema else { throw CheckpointError(folder: "checkpoint", reason: "has no EMA state but the config enables ema") }
+            try ema.loadState(tensors: Dictionary(uniqueKeysWithValues: tensors.map { ($0.name, $0.tensor) }), updates: checkpoint.state.emaUpdates)
+        }
+    }
+
+    /// class_weights.json: the classification-loss weight of each class and the box counts it came from.
+    func writeRunFiles(to run: RunFolder, state: RunState) throws {
+        var entries: [[String: Any]] = []
+        for (c, name) in classes.enumerated() {
+            entries.append(["class": name, "train_boxes": trainBoxCounts[c], "weight": Double(classWeights[c])])
+        }
+        let object: [String: Any] = ["method": config.loss.classBalance.rawValue, "beta": config.loss.classBalanceBeta,
+                                     "power": config.loss.classBalancePower, "classes": entries]
+        try AtomicFile.write(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
+                             to: run.url.appendingPathComponent("class_weights.json"))
+        try run.writeStatus(state)
+    }
+}
