@@ -11,4 +11,5 @@ public enum OpKind: String, CaseIterable, Hashable {
     case softmax, logSoftmax
     case exp, log
     case binaryCrossEntropyWithLogits, smoothL1, sumOfSquares
+    case sigmoidFocalLoss, qualityFocalLoss, varifocalLoss
 }
