@@ -12,4 +12,5 @@ public enum OpKind: String, CaseIterable, Hashable {
     case exp, log
     case binaryCrossEntropyWithLogits, smoothL1, sumOfSquares
     case sigmoidFocalLoss, qualityFocalLoss, varifocalLoss
+    case distributionFocalLoss, distributionExpectation, distancesToBoxes, generalizedIoULoss
 }
