@@ -158,4 +158,24 @@ final class DistributionAndBoxLossTests: XCTestCase {
             XCTAssertTrue("\($0)".contains("generalizedIoULoss"), "\($0)")
         }
     }
+    /// Without a recording tape the kernels skip the derivatives; the values must not change (bit for bit).
+    func testNoGradientTapeGivesTheSameValues() throws {
+        let logitValues = (0..<40).map { Float(($0 * 29) % 40) / 5 - 4 }
+        let classTargets = try Tensor(shape: [40], values: (0..<40).map { $0 % 3 == 0 ? Float($0 % 7) / 7 : 0 })
+        let boxes = try Tensor(shape: [2, 4], values: [0, 0, 2, 2, 1, 1, 3, 3])
+        let ops: [(String, (Variable) throws -> Variable)] = [
+            ("sigmoidFocalLoss", { try $0.sigmoidFocalLoss(targets: classTargets, reduction: .none) }),
+            ("qualityFocalLoss", { try $0.qualityFocalLoss(targets: classTargets, reduction: .none) }),
+            ("varifocalLoss", { try $0.varifocalLoss(targets: classTargets, reduction: .none) }),
+            ("distributionFocalLoss", { try $0.reshaped([2, 4, 5]).distributionFocalLoss(targets: try Tensor(repeating: 1.25, shape: [2, 4]), reduction: .none) }),
+            ("distributionExpectation", { try $0.reshaped([2, 4, 5]).distributionExpectation() }),
+            ("generalizedIoULoss", { try $0.slice(axis: 0, 0..<8).reshaped([2, 4]).generalizedIoULoss(targets: boxes, reduction: .none) }),
+        ]
+        for (name, op) in ops {
+            let recorded = try op(Tape().leaf(try Tensor(shape: [40], values: logitValues)))
+            let unrecorded = try op(Tape.noGradient().leaf(try Tensor(shape: [40], values: logitValues)))
+            XCTAssertEqual(recorded.value.values.map(\.bitPattern), unrecorded.value.values.map(\.bitPattern), name)
+            XCTAssertFalse(unrecorded.requiresGradient, name)
+        }
+    }
 }

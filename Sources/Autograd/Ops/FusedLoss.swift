@@ -2,10 +2,12 @@ import Kernels
 import Tensor
 
 extension Variable {
-    /// Records a loss whose kernel writes the losses (`outputShape`) and, in the same pass,
-    /// d loss / d self (self's shape) when the tape will differentiate. The pullback only scales
-    /// each output element's block of derivatives (`value.count / outputs` of them) by its
-    /// upstream gradient, so the tape keeps one tensor the size of self and no logits or targets.
+    /// Records an op (a loss, GFL's integral) whose kernel writes its outputs (`outputShape`)
+    /// and, in the same pass, their derivatives with respect to self (self's shape) when the tape
+    /// will differentiate: the terms (σ, exp, powers) are computed once, not again in backward.
+    /// The pullback only scales each output's block of derivatives (`value.count / outputs` of
+    /// them) by its upstream gradient, so the tape keeps one tensor the size of self and no
+    /// logits or targets.
     func fusedLoss(_ kind: OpKind, outputShape: [Int],
                    _ compute: (_ losses: UnsafeMutablePointer<Float>, _ derivatives: UnsafeMutablePointer<Float>?) -> Void) -> Variable {
         let differentiating = tape.isRecording && requiresGradient
