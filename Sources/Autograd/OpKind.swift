@@ -9,5 +9,8 @@ public enum OpKind: String, CaseIterable, Hashable {
     case reshape, permute, concat, slice, gather
     case upsampleNearest2x, maxPool2d
     case softmax, logSoftmax
+    case exp, log
     case binaryCrossEntropyWithLogits, smoothL1, sumOfSquares
+    case sigmoidFocalLoss, qualityFocalLoss, varifocalLoss
+    case distributionFocalLoss, distributionExpectation, distancesToBoxes, generalizedIoULoss
 }

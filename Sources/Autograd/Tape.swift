@@ -22,6 +22,8 @@ public final class Tape {
         let label: String?
         let output: Int
         let inputs: [Int]
+        /// The inputs' value shapes, which the pullback's gradients must have.
+        let inputShapes: [[Int]]
         let pullback: Pullback
     }
 
@@ -62,7 +64,8 @@ public final class Tape {
     public func record(_ kind: OpKind, inputs: [Variable], output: Tensor, pullback: @escaping Pullback) -> Variable {
         guard isRecording, inputs.contains(where: { $0.id >= 0 }) else { return constant(output) }
         let id = newSlot()
-        records.append(Record(kind: kind, label: currentLabel, output: id, inputs: inputs.map(\.id), pullback: pullback))
+        records.append(Record(kind: kind, label: currentLabel, output: id, inputs: inputs.map(\.id), inputShapes: inputs.map(\.shape),
+                              pullback: pullback))
         return Variable(value: output, tape: self, id: id)
     }
 
@@ -117,6 +120,7 @@ public final class Tape {
             let start = profile == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             let inputGradients = try record.pullback(gradOutput, needed)
             if let profile { profile.add(record.label ?? record.kind.rawValue, forward: false, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+            try Tape.check(inputGradients, from: record)
             for (slot, gradient) in zip(record.inputs, inputGradients) where slot >= 0 {
                 guard let gradient else { continue }
                 Tape.accumulate(gradient, into: &gradients[slot])
@@ -130,6 +134,21 @@ public final class Tape {
         }
         parameterLeaves.removeAll()
         return Gradients(values: gradients)
+    }
+
+    /// A pullback returns one gradient per input, each nil or shaped like that input. A wrong
+    /// one is an error naming the op here, not a precondition failure in `accumulate` (or a
+    /// silently mis-shaped leaf gradient when nothing else accumulates into the slot).
+    static func check(_ gradients: [Tensor?], from record: Record) throws {
+        let op = "backward of \(record.kind.rawValue)"
+        guard gradients.count == record.inputs.count else {
+            throw TensorError.invalidArgument(op: op, reason: "the pullback returned \(gradients.count) gradients for the op's \(record.inputs.count) inputs")
+        }
+        for (index, (gradient, expected)) in zip(gradients, record.inputShapes).enumerated() {
+            guard let gradient, gradient.shape != expected else { continue }
+            throw TensorError.shapeMismatch(op: op, shapes: [gradient.shape, expected],
+                                            reason: "the pullback's gradient for input \(index) (first) must have that input's shape (second)")
+        }
     }
 
     static func accumulate(_ gradient: Tensor, into slot: inout Tensor?) {

@@ -25,11 +25,7 @@ struct GradientCheck {
              engine: (Tape, [Variable]) throws -> Variable,
              reference: ([[Double]]) -> [Double]) throws {
         var rng = SeededRandom(seed: seed)
-        let inputs: [[Double]] = shapes.enumerated().map { i, shape in
-            let range = i < inputRanges.count ? inputRanges[i] : -1.0...1.0
-            // Round through Float so engine and reference see identical values.
-            return (0..<Tensor.elementCount(shape)).map { _ in Double(Float(rng.uniform(range.lowerBound, range.upperBound))) }
-        }
+        let inputs = draw(shapes, &rng)
         let tape = Tape()
         let leaves = try zip(shapes, inputs).map { shape, values in tape.leaf(try Tensor(shape: shape, values: values.map { Float($0) })) }
         let output = try engine(tape, leaves)
@@ -61,6 +57,23 @@ struct GradientCheck {
                     return
                 }
             }
+        }
+    }
+}
+
+extension GradientCheck {
+    /// The inputs `run` draws for these shapes: a reference that treats part of its formula as a
+    /// constant (a detached weight) computes that part from these, not from the perturbed inputs.
+    func inputs(for shapes: [[Int]]) -> [[Double]] {
+        var rng = SeededRandom(seed: seed)
+        return draw(shapes, &rng)
+    }
+
+    fileprivate func draw(_ shapes: [[Int]], _ rng: inout SeededRandom) -> [[Double]] {
+        shapes.enumerated().map { i, shape in
+            let range = i < inputRanges.count ? inputRanges[i] : -1.0...1.0
+            // Round through Float so engine and reference see identical values.
+            return (0..<Tensor.elementCount(shape)).map { _ in Double(Float(rng.uniform(range.lowerBound, range.upperBound))) }
         }
     }
 }

@@ -4,23 +4,33 @@ import Tensor
 extension Variable {
     /// Sum over `axes` (all axes when nil). With `keepingDimensions`, reduced axes stay as 1.
     public func sum(axes: [Int]? = nil, keepingDimensions: Bool = false) throws -> Variable {
-        let (kept, final) = try reducedShapes(axes: axes, keepingDimensions: keepingDimensions, op: "sum")
-        let input = value
-        let out = tape.timed(.sum) { () -> Tensor in
-            var out = Tensor(uninitialized: kept)
-            out.withUnsafeMutableBufferPointer { Reduce.sum(input.pointer, shape: input.shape, into: $0.baseAddress!, outputShape: kept) }
-            return Tensor(shape: final, storage: out.storage)
-        }
-        let inputShape = input.shape
-        return tape.record(.sum, inputs: [self], output: out) { g, _ in
-            [try Tensor.elementwise(.add, Tensor(zeros: inputShape), g.reshaped(kept), opName: "sum backward")]
-        }
+        try reduction(.sum, axes: axes, keepingDimensions: keepingDimensions)
     }
 
     public func mean(axes: [Int]? = nil, keepingDimensions: Bool = false) throws -> Variable {
-        let (kept, _) = try reducedShapes(axes: axes, keepingDimensions: keepingDimensions, op: "mean")
+        try reduction(.mean, axes: axes, keepingDimensions: keepingDimensions)
+    }
+
+    /// Sum, scaled by 1/n for a mean: one recorded op either way, so a mean is profiled (and
+    /// named in errors) as `mean`, not as a sum and a multiply.
+    private func reduction(_ kind: OpKind, axes: [Int]?, keepingDimensions: Bool) throws -> Variable {
+        let (kept, final) = try reducedShapes(axes: axes, keepingDimensions: keepingDimensions, op: kind.rawValue)
         let reducedCount = Tensor.elementCount(shape) / max(Tensor.elementCount(kept), 1)
-        return try sum(axes: axes, keepingDimensions: keepingDimensions).scaled(by: 1 / Float(max(reducedCount, 1)))
+        let scale: Float? = kind == .mean ? 1 / Float(max(reducedCount, 1)) : nil
+        let input = value
+        let out = tape.timed(kind) { () -> Tensor in
+            var out = Tensor(uninitialized: kept)
+            out.withUnsafeMutableBufferPointer {
+                Reduce.sum(input.pointer, shape: input.shape, into: $0.baseAddress!, outputShape: kept)
+                if let scale { Vector.scale($0.baseAddress!, by: scale, into: $0.baseAddress!, count: $0.count) }
+            }
+            return Tensor(shape: final, storage: out.storage)
+        }
+        let inputShape = input.shape
+        return tape.record(kind, inputs: [self], output: out) { g, _ in
+            let spread = try Tensor.elementwise(.add, Tensor(zeros: inputShape), g.reshaped(kept), opName: "\(kind.rawValue) backward")
+            return [scale.map { spread.scaled(by: $0) } ?? spread]
+        }
     }
 
     private func reducedShapes(axes: [Int]?, keepingDimensions: Bool, op: String) throws -> (kept: [Int], final: [Int]) {
