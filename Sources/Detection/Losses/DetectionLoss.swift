@@ -1,0 +1,178 @@
+import Autograd
+import Data
+import Foundation
+import Tensor
+
+/// How the classification channel is trained and how the terms are weighted.
+public struct DetectionLossSettings: Equatable, Sendable {
+    public enum Classification: String, CaseIterable, Sendable {
+        /// GFL's quality focal loss: the target is the IoU (or the task alignment) of the box.
+        case qualityFocal = "quality_focal"
+        /// VarifocalNet: IoU-aware target, focal down-weighting of negatives only.
+        case varifocal
+        /// RetinaNet's sigmoid focal loss on hard 0/1 targets.
+        case focal
+    }
+
+    public var classification = Classification.qualityFocal
+    /// NanoDet-Plus's weights: classification 1, GIoU 2, DFL 0.25 (anchored head: box = smooth-L1).
+    public var classificationWeight: Float = 1, boxWeight: Float = 2, distributionWeight: Float = 0.25
+    public var focalAlpha: Float = 0.25, focalGamma: Float = 2
+    public var qualityBeta: Float = 2
+
+    public init() {}
+}
+
+/// The training loss of a `UIDetector` on one batch: target assignment per image (ATSS, or
+/// task-aligned once predictions mean something), then classification over every prior and box
+/// regression over the positives.
+///
+/// Anchor-free (GFL / NanoDet-Plus): quality focal (or varifocal / focal) loss on the K
+/// class-and-quality logits, normalized by the number of positives; GIoU on the boxes decoded
+/// from the side distributions and DFL on those distributions, both weighted per positive by its
+/// predicted score (GFL's weight_targets) and normalized by their sum.
+/// Anchored (SSD): the same classification loss, smooth-L1 on the encoded anchor offsets.
+public final class DetectionLoss {
+    public let configuration: UIDetectorConfiguration
+    public let settings: DetectionLossSettings
+    /// Per class, multiplies its channel's loss (class balance); nil when all are 1.
+    let classWeights: [Float]?
+    let decoder: HeadDecoder
+    let staticAssigner: ATSSAssigner
+    let alignedAssigner: TaskAlignedAssigner?
+
+    public init(configuration: UIDetectorConfiguration, settings: DetectionLossSettings, classWeights: [Float]) throws {
+        guard classWeights.count == configuration.classCount, classWeights.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw TensorError.invalidArgument(op: "DetectionLoss", reason: "\(classWeights.count) class weights for \(configuration.classCount) classes, or a weight that is negative or not finite")
+        }
+        self.configuration = configuration
+        self.settings = settings
+        self.classWeights = classWeights.allSatisfy { $0 == 1 } ? nil : classWeights
+        decoder = try HeadDecoder(configuration: configuration)
+        if let points = decoder.points {
+            staticAssigner = ATSSAssigner(priors: PriorBoxes(points: points))
+            alignedAssigner = TaskAlignedAssigner(points: points)
+        } else {
+            staticAssigner = ATSSAssigner(priors: PriorBoxes(anchors: decoder.anchors!))
+            alignedAssigner = nil
+        }
+    }
+
+    /// Targets of one batch, built from the assignment (no gradient flows through them).
+    struct Targets {
+        var classification: Tensor
+        var positiveRows: [Int] = []
+        var boxes: [Float] = []
+        var pointXY: [Float] = []
+        var strides: [Float] = []
+        var distances: [Float] = []
+        var offsets: [Float] = []
+        var weights: [Float] = []
+    }
+
+    /// `outputs` are the model's flat head values for `targets.count` images; boxes in input pixels.
+    public func callAsFunction(_ outputs: Variable, targets: [[Annotation]], taskAligned: Bool) throws
+        -> (total: Variable, terms: [(name: String, value: Float)]) {
+        let k = configuration.classCount, count = decoder.priorCount
+        guard outputs.shape == [targets.count * count, configuration.outputsPerPrior] else {
+            throw TensorError.shapeMismatch(op: "DetectionLoss", shapes: [outputs.shape, [targets.count * count, configuration.outputsPerPrior]],
+                                            reason: "head values do not match \(targets.count) images of \(count) priors")
+        }
+        let t = try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
+        let positives = Float(max(t.positiveRows.count, 1))
+        let logits = try outputs.slice(axis: 1, 0..<k)
+        let elementWeights = try classWeights.map { weights -> Tensor in
+            var w = Tensor(uninitialized: [outputs.shape[0], k])
+            w.withUnsafeMutableBufferPointer { p in for r in 0..<outputs.shape[0] { for c in 0..<k { p[r * k + c] = weights[c] } } }
+            return w
+        }
+        let classification: Variable
+        switch settings.classification {
+        case .qualityFocal:
+            classification = try logits.qualityFocalLoss(targets: t.classification, beta: settings.qualityBeta, weights: elementWeights, reduction: .sum)
+        case .varifocal:
+            classification = try logits.varifocalLoss(targets: t.classification, weights: elementWeights, reduction: .sum)
+        case .focal:
+            let hard = t.classification.mappedToHardTargets()
+            classification = try logits.sigmoidFocalLoss(targets: hard, alpha: settings.focalAlpha, gamma: settings.focalGamma, weights: elementWeights, reduction: .sum)
+        }
+        var total = classification.scaled(by: settings.classificationWeight / positives)
+        var terms = [(name: "cls", value: classification.value.scalarValue / positives)]
+        let m = t.positiveRows.count
+        guard m > 0 else {
+            terms += decoder.points != nil ? [("giou", 0), ("dfl", 0)] : [("box", 0)]
+            return (total, terms)
+        }
+        let regression = try outputs.slice(axis: 1, k..<configuration.outputsPerPrior).gather(axis: 0, indices: t.positiveRows)
+        if decoder.points != nil {
+            let bins = configuration.distributionBins
+            let weightSum = max(t.weights.reduce(0, +), 1e-6)
+            let weights = try Tensor(shape: [m], values: t.weights)
+            let distributions = try regression.reshaped([m, 4, bins])
+            let boxes = try distributions.distributionExpectation()
+                .distancesToBoxes(points: Tensor(shape: [m, 2], values: t.pointXY), scales: Tensor(shape: [m], values: t.strides))
+            let giou = try boxes.generalizedIoULoss(targets: Tensor(shape: [m, 4], values: t.boxes), weights: weights, reduction: .sum)
+            let dfl = try distributions.distributionFocalLoss(targets: Tensor(shape: [m, 4], values: t.distances), weights: weights, reduction: .sum)
+            total = try total + giou.scaled(by: settings.boxWeight / weightSum) + dfl.scaled(by: settings.distributionWeight / (4 * weightSum))
+            terms += [("giou", giou.value.scalarValue / weightSum), ("dfl", dfl.value.scalarValue / (4 * weightSum))]
+        } else {
+            // Smooth-L1 with β = 1/9 on the variance-scaled offsets, as Detectron's RetinaNet.
+            let box = try regression.smoothL1(targets: Tensor(shape: [m, 4], values: t.offsets), beta: 1.0 / 9, reduction: .sum)
+            total = try total + box.scaled(by: settings.boxWeight / positives)
+            terms.append(("box", box.value.scalarValue / positives))
+        }
+        return (total, terms)
+    }
+
+    func assign(_ values: Tensor, targets: [[Annotation]], taskAligned: Bool) throws -> Targets {
+        let k = configuration.classCount, count = decoder.priorCount
+        var result = Targets(classification: try Tensor(zeros: [targets.count * count, k]))
+        let maximumDistance = Float(configuration.distributionBins - 1) - 0.01
+        for (image, groundTruths) in targets.enumerated() where !groundTruths.isEmpty {
+            let decoded = decoder.decode(values, image: image)
+            var soft: [Float]?
+            let assignment: TargetAssignment
+            if taskAligned, let alignedAssigner {
+                let aligned = alignedAssigner.assign(classProbabilities: decoded.probabilities, classCount: k,
+                                                     predictedBoxes: decoded.boxes, groundTruths: groundTruths)
+                assignment = aligned.targets
+                soft = aligned.softTargets
+            } else {
+                assignment = staticAssigner.assign(groundTruths).targets
+            }
+            for p in assignment.positiveIndices {
+                let gt = groundTruths[assignment.groundTruthIndex[p]]
+                let row = image * count + p
+                let predicted = Array(decoded.boxes[4 * p..<4 * p + 4])
+                // GFL's quality target: the IoU of the current prediction with its ground truth.
+                let quality = soft?[p] ?? Float(intersectionOverUnion(x1: Double(predicted[0]), y1: Double(predicted[1]),
+                                                                      x2: Double(predicted[2]), y2: Double(predicted[3]), gt.box))
+                result.classification[flat: row * k + gt.classIndex] = min(1, max(0, quality))
+                result.positiveRows.append(row)
+                let box = [Float(gt.box.minX), Float(gt.box.minY), Float(gt.box.maxX), Float(gt.box.maxY)]
+                result.boxes += box
+                // Each positive's box losses count by how sure the head already is (GFL's weight_targets).
+                result.weights.append(decoded.probabilities[p * k..<(p + 1) * k].max() ?? 0)
+                if let points = decoder.points {
+                    let (x, y, s) = (points.x[p], points.y[p], points.stride[p])
+                    result.pointXY += [x, y]
+                    result.strides.append(s)
+                    result.distances += [(x - box[0]) / s, (y - box[1]) / s, (box[2] - x) / s, (box[3] - y) / s].map { min(max($0, 0), maximumDistance) }
+                } else if let anchors = decoder.anchors {
+                    let offsets = decoder.coder.encode(gt.box, anchor: anchors.anchor(at: p))
+                    result.offsets += [offsets[0], offsets[1], offsets[2], offsets[3]]
+                }
+            }
+        }
+        return result
+    }
+}
+
+extension Tensor {
+    /// 1 where a soft target is positive, else 0 (focal loss wants hard labels).
+    func mappedToHardTargets() -> Tensor {
+        var out = Tensor(uninitialized: shape)
+        out.withUnsafeMutableBufferPointer { o in for i in 0..<count { o[i] = pointer[i] > 0 ? 1 : 0 } }
+        return out
+    }
+}
