@@ -1,0 +1,118 @@
+import Data
+
+/// Adaptive Training Sample Selection (Zhang et al., CVPR 2020, "Bridging the Gap Between
+/// Anchor-based and Anchor-free Detection", Algorithm 1), one image at a time.
+///
+/// Per ground truth g:
+/// 1. on each level, the `candidatesPerLevel` priors whose centres are nearest g's centre
+///    (Euclidean; ties: lower prior index) are candidates;
+/// 2. the IoU threshold is mean + standard deviation of the candidates' IoUs with g — the
+///    sample standard deviation (divisor n − 1), as `torch.std` computes it in the authors' code
+///    and in mmdetection; with a single candidate it is 0;
+/// 3. a candidate is positive when its IoU ≥ the threshold and its centre lies inside g by more
+///    than 0.01 px on every side (mmdetection's `eps`).
+/// A prior positive for several ground truths goes to the one it overlaps most (equal IoUs:
+/// the lower ground-truth index).
+///
+/// Departure (`rescuesUnmatchedGroundTruths`, on by default): a ground truth left with no
+/// positive — typically one thinner than a cell, so no prior centre falls inside it (a 6 px
+/// page-control dot between the 8 px-spaced centres of stride 8), or one that lost its
+/// priors to larger-IoU neighbours — takes its candidate of highest IoU (> 0) that no ground
+/// truth claims. In the paper such objects never train; UI screens have many of them.
+public struct ATSSAssigner: Sendable {
+    public let priors: PriorBoxes
+    public var candidatesPerLevel: Int
+    public var rescuesUnmatchedGroundTruths: Bool
+
+    /// The mmdetection / ATSS margin by which a prior centre must lie inside a ground truth.
+    static let centreMargin = 0.01
+
+    public init(priors: PriorBoxes, candidatesPerLevel: Int = 9, rescuesUnmatchedGroundTruths: Bool = true) {
+        precondition(candidatesPerLevel > 0, "ATSSAssigner needs at least one candidate per level, got \(candidatesPerLevel)")
+        self.priors = priors
+        self.candidatesPerLevel = candidatesPerLevel
+        self.rescuesUnmatchedGroundTruths = rescuesUnmatchedGroundTruths
+    }
+
+    public func assign(_ groundTruths: [Annotation]) -> ATSSAssignment {
+        let priorCount = priors.count
+        var assigned = [Int](repeating: TargetAssignment.background, count: priorCount)
+        var assignedIoU = [Double](repeating: -1, count: priorCount)
+        var thresholds: [Double] = []
+        thresholds.reserveCapacity(groundTruths.count)
+        // Per ground truth, its candidates and their IoUs, kept for the rescue pass.
+        let perGroundTruth = candidatesPerLevel * priors.levelRanges.count
+        var candidates = [Int](repeating: 0, count: groundTruths.count * perGroundTruth)
+        var candidateIoUs = [Double](repeating: 0, count: groundTruths.count * perGroundTruth)
+        var candidateCounts = [Int](repeating: 0, count: groundTruths.count)
+        var nearest = TopKSelector()
+
+        for (g, truth) in groundTruths.enumerated() {
+            let box = truth.box
+            let base = g * perGroundTruth
+            var n = 0
+            for range in priors.levelRanges {
+                nearest.reset(capacity: min(candidatesPerLevel, range.count))
+                for p in range {
+                    let dx = Double(priors.centerX[p]) - box.centerX, dy = Double(priors.centerY[p]) - box.centerY
+                    nearest.offer(-(dx * dx + dy * dy), index: p)
+                }
+                for p in nearest.indices {
+                    candidates[base + n] = p
+                    candidateIoUs[base + n] = intersectionOverUnion(
+                        x1: Double(priors.x1[p]), y1: Double(priors.y1[p]), x2: Double(priors.x2[p]), y2: Double(priors.y2[p]), box)
+                    n += 1
+                }
+            }
+            candidateCounts[g] = n
+            let threshold = Self.meanPlusStandardDeviation(candidateIoUs[base..<(base + n)])
+            thresholds.append(threshold)
+            for c in base..<(base + n) {
+                let p = candidates[c], iou = candidateIoUs[c]
+                guard iou >= threshold, iou > assignedIoU[p],
+                      Self.centreLiesInside(Double(priors.centerX[p]), Double(priors.centerY[p]), box) else { continue }
+                assigned[p] = g
+                assignedIoU[p] = iou
+            }
+        }
+
+        var rescued: [Int] = []
+        if rescuesUnmatchedGroundTruths && !groundTruths.isEmpty {
+            var positives = [Int](repeating: 0, count: groundTruths.count)
+            for g in assigned where g != TargetAssignment.background { positives[g] += 1 }
+            for g in groundTruths.indices where positives[g] == 0 {
+                var best = -1, bestIoU = 0.0
+                for c in (g * perGroundTruth)..<(g * perGroundTruth + candidateCounts[g]) {
+                    let p = candidates[c], iou = candidateIoUs[c]
+                    guard assigned[p] == TargetAssignment.background, iou > 0 else { continue }
+                    if iou > bestIoU || (iou == bestIoU && p < best) { best = p; bestIoU = iou }
+                }
+                if best >= 0 { assigned[best] = g; rescued.append(g) }
+            }
+        }
+        return ATSSAssignment(targets: TargetAssignment(groundTruthIndex: assigned), iouThresholds: thresholds,
+                              rescuedGroundTruths: rescued)
+    }
+
+    static func meanPlusStandardDeviation(_ values: ArraySlice<Double>) -> Double {
+        guard !values.isEmpty else { return .infinity }
+        let n = Double(values.count)
+        let mean = values.reduce(0, +) / n
+        guard values.count > 1 else { return mean }
+        let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+        return mean + variance.squareRoot()
+    }
+
+    static func centreLiesInside(_ x: Double, _ y: Double, _ box: BoundingBox) -> Bool {
+        x - box.minX > centreMargin && box.maxX - x > centreMargin && y - box.minY > centreMargin && box.maxY - y > centreMargin
+    }
+}
+
+/// An ATSS result with what it was decided from, for logs and tests.
+public struct ATSSAssignment: Equatable, Sendable {
+    public let targets: TargetAssignment
+    /// Per ground truth: the adaptive IoU threshold (mean + sample std of its candidates' IoUs).
+    public let iouThresholds: [Double]
+    /// Ground truths that got their one positive from the rescue pass, in index order.
+    public let rescuedGroundTruths: [Int]
+}
