@@ -8,6 +8,7 @@ struct ScreenLab: ParsableCommand {
         commandName: "screenlab",
         abstract: "Train, evaluate and compare UI-element detectors for screen readers.",
         subcommands: [
+            TrainCommand.self,
             DemoCommand.self,
             DataCommand.self,
             AugmentCommand.self,

@@ -46,7 +46,7 @@ final class ExperimentConfigTests: XCTestCase {
     func testWrongTypesRangesChoicesAndDuplicates() {
         let cases: [(String, String)] = [
             ("batch_size: 1", "batch_size): 1 is out of range; allowed 2…1024"),
-            ("loss: {classification: quality-focla}", "'quality-focla' is not one of quality-focal, varifocal, focal — did you mean 'quality-focal'?"),
+            ("loss: {classification: quality_focla}", "'quality_focla' is not one of quality_focal, varifocal, focal — did you mean 'quality_focal'?"),
             ("budget: soon", "'soon' is not a duration"),
             ("epochs: 3", "given twice"),
             ("freeze: head", "'head' is not backbone, none or {stages: K}"),

@@ -1,3 +1,4 @@
+import Detection
 import Foundation
 
 /// Everything a training run needs, as read from `Experiments/NAME.yaml` (plus `--set`
@@ -22,21 +23,10 @@ public struct ExperimentConfig: Equatable {
         public var evaluateTest = true
     }
 
-    public enum ClassificationLoss: String, CaseIterable, Equatable {
-        case qualityFocal = "quality-focal", varifocal, focal
-    }
-
-    public enum ClassBalanceMethod: String, CaseIterable, Equatable {
-        case none, effectiveNumber = "effective-number", inverseFrequency = "inverse-frequency"
-    }
-
     public struct LossSection: Equatable {
-        public var classification = ClassificationLoss.qualityFocal
-        public var classBalance = ClassBalanceMethod.none
-        /// β of the effective number (Cui et al. 2019).
-        public var classBalanceBeta = 0.999
-        /// p of inverse frequency^p.
-        public var classBalancePower = 0.5
+        public var classification = DetectionLossSettings.Classification.qualityFocal
+        /// Weights of the classification loss per class, from the training split's box counts.
+        public var classBalance = ClassBalance.none
         /// NanoDet-Plus's weights: QFL 1, GIoU 2, DFL 0.25.
         public var classificationWeight = 1.0, boxWeight = 2.0, distributionWeight = 0.25
         public var focalAlpha = 0.25, focalGamma = 2.0

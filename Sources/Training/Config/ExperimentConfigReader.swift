@@ -1,3 +1,4 @@
+import Detection
 import Foundation
 import Yams
 
@@ -100,16 +101,20 @@ extension ExperimentConfig {
 
     private static func readLoss(_ m: ConfigMapping) throws -> LossSection {
         var loss = LossSection()
-        loss.classification = ClassificationLoss(rawValue: try m.choice("classification", default: loss.classification.rawValue,
-                                                                        ClassificationLoss.allCases.map(\.rawValue)))!
+        loss.classification = DetectionLossSettings.Classification(rawValue: try m.choice("classification", default: loss.classification.rawValue,
+                                                                                          DetectionLossSettings.Classification.allCases.map(\.rawValue)))!
+        var method = "none", beta: Double?, power: Double?
         if m.has("class_balance"), m.value("class_balance")?.scalar != nil {
-            loss.classBalance = ClassBalanceMethod(rawValue: try m.choice("class_balance", default: "none", ClassBalanceMethod.allCases.map(\.rawValue)))!
+            method = try m.choice("class_balance", default: "none", ClassBalance.configNames)
         } else {
             let balance = try m.mapping("class_balance")
-            loss.classBalance = ClassBalanceMethod(rawValue: try balance.choice("method", default: "none", ClassBalanceMethod.allCases.map(\.rawValue)))!
-            loss.classBalanceBeta = try balance.double("beta", default: loss.classBalanceBeta, range: 0...0.999999)
-            loss.classBalancePower = try balance.double("power", default: loss.classBalancePower, range: 0...4)
+            method = try balance.choice("method", default: "none", ClassBalance.configNames)
+            beta = try balance.optionalDouble("beta", range: 0...0.999999)
+            power = try balance.optionalDouble("power", range: 0...4)
             try balance.finish()
+        }
+        do { loss.classBalance = try ClassBalance(configName: method, beta: beta, power: power) } catch {
+            throw m.error("class_balance", "\(error)")
         }
         let weights = try m.mapping("weights")
         loss.classificationWeight = try weights.double("classification", default: loss.classificationWeight, range: 0...1000)

@@ -1,3 +1,4 @@
+import Detection
 import Foundation
 
 extension ExperimentConfig {
@@ -21,7 +22,7 @@ extension ExperimentConfig {
         lines += [
             "loss:",
             "  classification: \(loss.classification.rawValue)",
-            "  class_balance: {method: \(loss.classBalance.rawValue), beta: \(number(loss.classBalanceBeta)), power: \(number(loss.classBalancePower))}",
+            "  class_balance: " + classBalanceYAML,
             "  weights: {classification: \(number(loss.classificationWeight)), box: \(number(loss.boxWeight)), distribution: \(number(loss.distributionWeight))}",
             "  focal_alpha: \(number(loss.focalAlpha))",
             "  focal_gamma: \(number(loss.focalGamma))",
@@ -43,5 +44,26 @@ extension ExperimentConfig {
                   "postprocess: {nms_iou: \(number(postprocess.nmsIoU)), cross_class_iou: \(number(postprocess.crossClassIoU)), max_detections: \(postprocess.maxDetections), evaluation_score_threshold: \(number(postprocess.evaluationScoreThreshold))}",
                   "preview_images: \(previewImages)"]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var classBalanceYAML: String {
+        switch loss.classBalance {
+        case .none: return "none"
+        case let .effectiveNumber(beta): return "{method: effective_number, beta: \(beta)}"
+        case let .inverseFrequency(power): return "{method: inverse_frequency, power: \(power)}"
+        }
+    }
+}
+
+extension DetectionLossSettings {
+    /// The loss settings an experiment's `loss:` section describes.
+    public init(_ section: ExperimentConfig.LossSection) {
+        self.init()
+        classification = section.classification
+        classificationWeight = Float(section.classificationWeight)
+        boxWeight = Float(section.boxWeight)
+        distributionWeight = Float(section.distributionWeight)
+        focalAlpha = Float(section.focalAlpha)
+        focalGamma = Float(section.focalGamma)
     }
 }

@@ -40,7 +40,8 @@ final class TrainingSetup {
         let modelURL = config.model.hasPrefix("/") ? URL(fileURLWithPath: config.model) : root.appendingPathComponent(config.model)
         modelFile = try DetectorModelFile.load(contentsOf: modelURL)
         let detector = try modelFile.configuration(classes: data.dataset.classes, inputWidth: config.inputWidth, inputHeight: config.inputHeight)
-        model = try UIDetector(configuration: detector, seed: config.seed)
+        let model = try UIDetector(configuration: detector, seed: config.seed)
+        self.model = model
         normalization = PixelNormalization(mean: modelFile.normalization.mean, std: modelFile.normalization.std)
 
         transferReport = try config.initWeights.map { try Self.transfer(into: model, from: $0, root: root, log: log) }
@@ -52,13 +53,7 @@ final class TrainingSetup {
         model.train()
 
         trainBoxCounts = Self.boxCounts(data.dataset, split: config.data.train)
-        let balance: ClassBalance
-        switch config.loss.classBalance {
-        case .none: balance = .none
-        case .effectiveNumber: balance = .effectiveNumber(beta: config.loss.classBalanceBeta)
-        case .inverseFrequency: balance = .inverseFrequency(power: config.loss.classBalancePower)
-        }
-        classWeights = try balance.weights(classCounts: trainBoxCounts).map(Float.init)
+        classWeights = config.loss.classBalance.weights(classCounts: trainBoxCounts).map(Float.init)
         loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config.loss), classWeights: classWeights)
         decoder = try HeadDecoder(configuration: detector)
 
@@ -185,8 +180,12 @@ final class TrainingSetup {
         for (c, name) in classes.enumerated() {
             entries.append(["class": name, "train_boxes": trainBoxCounts[c], "weight": Double(classWeights[c])])
         }
-        let object: [String: Any] = ["method": config.loss.classBalance.rawValue, "beta": config.loss.classBalanceBeta,
-                                     "power": config.loss.classBalancePower, "classes": entries]
+        var object: [String: Any] = ["method": config.loss.classBalance.configName, "classes": entries]
+        switch config.loss.classBalance {
+        case .none: break
+        case let .effectiveNumber(beta): object["beta"] = beta
+        case let .inverseFrequency(power): object["power"] = power
+        }
         try AtomicFile.write(try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]),
                              to: run.url.appendingPathComponent("class_weights.json"))
         try run.writeStatus(state)

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Training
+
+/// `screenlab train EXPERIMENT.yaml [--set key=value ...] | --resume RUN_DIR`.
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train", abstract: "Train a detector from an experiment file (Experiments/*.yaml).",
+        discussion: """
+        Each run gets a folder Experiments/runs/NAME/RUN_ID/ with its resolved config, metrics.csv, checkpoints, the \
+        evaluator's reports on val and test, thresholds picked on val, model.slw (classes and thresholds inside), \
+        plots, a picture of test predictions and summary.json. The last line printed names the folder. \
+        Ctrl-C saves a checkpoint at the next step; --resume RUN_DIR continues bit for bit (same seed and threads).
+        """)
+
+    @Argument(help: "Experiment file, e.g. Experiments/quickstart.yaml (not with --resume).") var experiment: String?
+    @Option(name: .customLong("set"), help: "Override any config key, e.g. --set epochs=1 --set optimizer.lr=0.01 (repeatable).")
+    var overrides: [String] = []
+    @Option(help: "Continue the run in this folder from its last checkpoint.") var resume: String?
+    @Option(help: "Where run folders go (default: Experiments/runs of this checkout).") var runs: String?
+    @Flag(help: "No progress lines.") var quiet = false
+
+    func validate() throws {
+        guard (experiment == nil) != (resume == nil) else {
+            throw usageError(resume == nil ? "give an experiment file, e.g. `screenlab train Experiments/quickstart.yaml`"
+                                           : "give either an experiment file or --resume RUN_DIR, not both")
+        }
+        if resume != nil, !overrides.isEmpty {
+            throw usageError("--set cannot change a resumed run (it continues with the config it started with)")
+        }
+    }
+
+    func run() throws {
+        var options = Trainer.Options()
+        options.showProgress = !quiet
+        options.runsFolder = runs.map { URL(fileURLWithPath: $0) }
+        do {
+            let trainer: Trainer
+            if let resume {
+                trainer = try Trainer.resume(URL(fileURLWithPath: resume), options: options)
+            } else {
+                trainer = try Trainer.start(experiment: URL(fileURLWithPath: experiment!), overrides: overrides, options: options)
+                FileHandle.standardError.write(Data("run folder: \(trainer.run.url.path)\n".utf8))
+            }
+            let summary = try trainer.train()
+            if summary["status"] as? String == "interrupted" {
+                print("run folder: \(trainer.run.url.path)")
+                throw ExitCode(130)
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}
