@@ -34,6 +34,7 @@ struct TrainCommand: ParsableCommand {
         var options = Trainer.Options()
         options.showProgress = !quiet
         options.runsFolder = runs.map { URL(fileURLWithPath: $0) }
+        options.pauseAfterSteps = ProcessInfo.processInfo.environment["SCREENLAB_TEST_PAUSE_AFTER_STEPS"].flatMap(Int.init)
         do {
             let trainer: Trainer
             if let resume {

@@ -3,7 +3,8 @@ import Data
 import Foundation
 import Tensor
 
-/// How the classification channel is trained and how the terms are weighted.
+/// How the classification channel is trained and how the terms are weighted (the reported
+/// terms are the weighted ones, so they add up to the total).
 public struct DetectionLossSettings: Equatable, Sendable {
     public enum Classification: String, CaseIterable, Sendable {
         /// GFL's quality focal loss: the target is the IoU (or the task alignment) of the box.
@@ -81,7 +82,7 @@ public final class DetectionLoss {
         let t = try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
         let positives = Float(max(t.positiveRows.count, 1))
         let logits = try outputs.slice(axis: 1, 0..<k)
-        let elementWeights = try classWeights.map { weights -> Tensor in
+        let elementWeights = classWeights.map { weights -> Tensor in
             var w = Tensor(uninitialized: [outputs.shape[0], k])
             w.withUnsafeMutableBufferPointer { p in for r in 0..<outputs.shape[0] { for c in 0..<k { p[r * k + c] = weights[c] } } }
             return w
@@ -96,8 +97,9 @@ public final class DetectionLoss {
             let hard = t.classification.mappedToHardTargets()
             classification = try logits.sigmoidFocalLoss(targets: hard, alpha: settings.focalAlpha, gamma: settings.focalGamma, weights: elementWeights, reduction: .sum)
         }
+        // Terms are reported weighted, so they add up to the total and an overflow names its term.
         var total = classification.scaled(by: settings.classificationWeight / positives)
-        var terms = [(name: "cls", value: classification.value.scalarValue / positives)]
+        var terms = [(name: "cls", value: total.value.scalarValue)]
         let m = t.positiveRows.count
         guard m > 0 else {
             terms += decoder.points != nil ? [("giou", 0), ("dfl", 0)] : [("box", 0)]
@@ -113,13 +115,16 @@ public final class DetectionLoss {
                 .distancesToBoxes(points: Tensor(shape: [m, 2], values: t.pointXY), scales: Tensor(shape: [m], values: t.strides))
             let giou = try boxes.generalizedIoULoss(targets: Tensor(shape: [m, 4], values: t.boxes), weights: weights, reduction: .sum)
             let dfl = try distributions.distributionFocalLoss(targets: Tensor(shape: [m, 4], values: t.distances), weights: weights, reduction: .sum)
-            total = try total + giou.scaled(by: settings.boxWeight / weightSum) + dfl.scaled(by: settings.distributionWeight / (4 * weightSum))
-            terms += [("giou", giou.value.scalarValue / weightSum), ("dfl", dfl.value.scalarValue / (4 * weightSum))]
+            let weightedGIoU = giou.scaled(by: settings.boxWeight / weightSum)
+            let weightedDFL = dfl.scaled(by: settings.distributionWeight / (4 * weightSum))
+            total = try total + weightedGIoU + weightedDFL
+            terms += [("giou", weightedGIoU.value.scalarValue), ("dfl", weightedDFL.value.scalarValue)]
         } else {
             // Smooth-L1 with β = 1/9 on the variance-scaled offsets, as Detectron's RetinaNet.
             let box = try regression.smoothL1(targets: Tensor(shape: [m, 4], values: t.offsets), beta: 1.0 / 9, reduction: .sum)
-            total = try total + box.scaled(by: settings.boxWeight / positives)
-            terms.append(("box", box.value.scalarValue / positives))
+            let weightedBox = box.scaled(by: settings.boxWeight / positives)
+            total = try total + weightedBox
+            terms.append(("box", weightedBox.value.scalarValue))
         }
         return (total, terms)
     }

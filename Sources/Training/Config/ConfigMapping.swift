@@ -45,7 +45,7 @@ final class ConfigMapping {
 
     /// The value node of `key` (recorded as known), nil when absent or `null`.
     func value(_ key: String) -> Node? {
-        known.append(key)
+        if !known.contains(key) { known.append(key) }
         guard let node = entries.first(where: { $0.key == key })?.value else { return nil }
         if case .scalar(let scalar) = node, scalar.tag.description == Tag.Name.null.rawValue || (scalar.string == "null" && scalar.style == .plain) || (scalar.string == "~" && scalar.style == .plain) {
             return nil
@@ -129,7 +129,8 @@ struct ConfigContext {
     let overriddenKeys: Set<String>
 
     func error(_ node: Node?, key: String, _ message: String) -> ExperimentConfigError {
-        if overriddenKeys.contains(where: { key == $0 || key.hasPrefix($0 + ".") }) {
+        // The key itself, a key inside it, or a section that `--set a.b=…` created.
+        if overriddenKeys.contains(where: { key == $0 || key.hasPrefix($0 + ".") || $0.hasPrefix(key + ".") }) {
             return ExperimentConfigError(file: "--set", line: nil, key: key, message: message)
         }
         return ExperimentConfigError(file: file, line: node?.mark?.line, key: key, message: message)

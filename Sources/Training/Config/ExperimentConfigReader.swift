@@ -31,7 +31,9 @@ extension ExperimentConfig {
         }
         config.data = try readData(top.mapping("data"), hasData: top.has("data"), error: top.error("data", "missing: give data.dataset (a dataset config) or data.synthetic"))
         config.model = try top.string("model", default: config.model)
-        if let input = top.has("input") ? try top.mapping("input") : nil {
+        _ = top.value("input")
+        if top.has("input") {
+            let input = try top.mapping("input")
             config.inputWidth = try input.optionalInt("width", range: 32...4096)
             config.inputHeight = try input.optionalInt("height", range: 32...4096)
             for (key, value) in [("width", config.inputWidth), ("height", config.inputHeight)] where value.map({ $0 % 32 != 0 }) ?? false {
@@ -40,6 +42,7 @@ extension ExperimentConfig {
             try input.finish()
         }
         config.augment = try top.string("augment", default: config.augment)
+        _ = top.value("sampler")
         if top.has("sampler") {
             let sampler = try top.mapping("sampler")
             config.repeatThreshold = try sampler.optionalDouble("repeat_threshold", range: 0...1)

@@ -50,9 +50,15 @@ public struct ExperimentData {
             progress.finish()
             dataset.splits = try generator.appSplits(of: dataset.samples, valFraction: s.valFraction, testFraction: s.testFraction)
             try YOLOWriter.write(dataset, to: temporary, images: .copy)
-            try? manager.removeItem(at: folder)
-            try manager.moveItem(at: temporary, to: folder)
-            log("rendered \(s.count) synthetic screens into \(folder.path)")
+            // Another run may have rendered the same screens meanwhile: theirs is identical and may
+            // be in use, so it stays and ours goes.
+            if manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
+                try? manager.removeItem(at: temporary)
+            } else {
+                try? manager.removeItem(at: folder)  // a partial copy from a killed render
+                try manager.moveItem(at: temporary, to: folder)
+                log("rendered \(s.count) synthetic screens into \(folder.path)")
+            }
         }
         let dataset = try DatasetLoader.load(DatasetReference(path: folder.path, split: nil))
         return ExperimentData(dataset: dataset, description: description)

@@ -27,6 +27,9 @@ public final class Trainer {
         public var log: (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         /// Stop after this many optimizer steps, as if killed (tests of resume).
         public var stopAfterSteps: Int?
+        /// Tests of kill -9: after this many steps the process writes `paused` in the run folder and
+        /// sleeps until killed (`SCREENLAB_TEST_PAUSE_AFTER_STEPS` sets it for `screenlab train`).
+        public var pauseAfterSteps: Int?
         public init() {}
     }
 
@@ -142,6 +145,10 @@ public final class Trainer {
                 let imagesPerSecond = Double(batch.images.shape[0]) / max(seconds, 1e-9)
                 progress.advance(detail: result.terms.map { "\($0.name) \(String(format: "%.3f", $0.value))" }.joined(separator: " ")
                     + String(format: " · lr %.2g · %.1f img/s", rate, imagesPerSecond))
+                if let pause = options.pauseAfterSteps, stepsThisSession == pause {
+                    try AtomicFile.write("step \(state.step)\n", to: run.url.appendingPathComponent("paused"))
+                    while true { sleep(60) }
+                }
                 if let stop = options.stopAfterSteps, stepsThisSession >= stop {
                     progress.finish()
                     state.status = .interrupted

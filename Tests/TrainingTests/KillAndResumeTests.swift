@@ -1,0 +1,106 @@
+import Foundation
+import Weights
+import XCTest
+@testable import Training
+
+/// kill -9 in the middle of an epoch, then `--resume`: the final weights must equal an
+/// uninterrupted run's bit for bit (the failure users of other trainers report when RNG or
+/// loader state is not saved). Runs the real `screenlab` binary as a child process.
+final class KillAndResumeTests: XCTestCase {
+    var screenlab: URL!
+
+    override func setUpWithError() throws {
+        // `swift build --build-tests` puts the executable beside the test bundle.
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("no screenlab executable beside the tests (\(folder.path)); build with `swift build --build-tests`")
+        }
+        screenlab = binary
+    }
+
+    func testKillMinus9MidEpochThenResumeGivesBitIdenticalWeights() throws {
+        let experiment = try TinyExperiment.write(name: "resume")
+        let folder = experiment.deletingLastPathComponent()
+        let uninterrupted = folder.appendingPathComponent("runs-a"), interrupted = folder.appendingPathComponent("runs-b")
+
+        // Pause one step into epoch 2, after the epoch-1 checkpoint (epoch lengths vary with
+        // repeat-factor sampling, so ask the loader).
+        let probe = try Trainer.start(experiment: experiment, overrides: ["epochs=3"], options: TinyExperiment.options())
+        let firstEpoch = probe.setup.loader.batchCount(epoch: 0)
+        XCTAssertGreaterThanOrEqual(probe.setup.loader.batchCount(epoch: 1), 2)
+        try FileManager.default.removeItem(at: probe.run.url)
+
+        let a = try run(["train", experiment.path, "--set", "epochs=3", "--runs", uninterrupted.path, "--quiet"])
+        XCTAssertEqual(a.status, 0, a.output)
+        let runA = try onlyRun(in: uninterrupted)
+
+        let child = try start(["train", experiment.path, "--set", "epochs=3", "--runs", interrupted.path, "--quiet"],
+                              environment: ["SCREENLAB_TEST_PAUSE_AFTER_STEPS": "\(firstEpoch + 1)"])
+        let deadline = Date().addingTimeInterval(600)
+        var runB: URL?
+        while Date() < deadline, child.isRunning {
+            if let candidate = try? onlyRun(in: interrupted), FileManager.default.fileExists(atPath: candidate.appendingPathComponent("paused").path) {
+                runB = candidate
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let paused = try XCTUnwrap(runB, "the child never reached the pause")
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationReason, .uncaughtSignal)
+        let status = try String(contentsOf: paused.appendingPathComponent("status.json"), encoding: .utf8)
+        XCTAssertTrue(status.contains("\"running\""), "a killed run still says running until resumed: \(status)")
+
+        let b = try run(["train", "--resume", paused.path, "--quiet"])
+        XCTAssertEqual(b.status, 0, b.output)
+        XCTAssertTrue(b.output.contains("resuming"), b.output)
+
+        for file in ["model.slw", "checkpoints/last/model.slw", "checkpoints/last/ema.slw", "checkpoints/last/optimizer.slw"] {
+            let expected = try WeightsFile.read(contentsOf: runA.appendingPathComponent(file)).tensors
+            let found = try WeightsFile.read(contentsOf: paused.appendingPathComponent(file)).tensors
+            XCTAssertEqual(found.map(\.name), expected.map(\.name), file)
+            for (x, y) in zip(found, expected) {
+                XCTAssertEqual(x.tensor.values.map(\.bitPattern), y.tensor.values.map(\.bitPattern), "\(file): \(x.name) differs after resume")
+            }
+        }
+        let metricsA = try String(contentsOf: runA.appendingPathComponent("metrics.csv"), encoding: .utf8)
+        let metricsB = try String(contentsOf: paused.appendingPathComponent("metrics.csv"), encoding: .utf8)
+        func columns(_ csv: String) -> [[Substring]] { csv.split(separator: "\n").map { Array($0.split(separator: ",", omittingEmptySubsequences: false).prefix(7)) } }
+        XCTAssertEqual(columns(metricsB), columns(metricsA), "losses, lr and val mAP per epoch (timings differ)")
+    }
+
+    // MARK: Child processes
+
+    private func onlyRun(in runs: URL) throws -> URL {
+        let experiment = runs.appendingPathComponent("resume")
+        let entries = try FileManager.default.contentsOfDirectory(at: experiment, includingPropertiesForKeys: nil).filter { !$0.lastPathComponent.hasPrefix(".") }
+        guard entries.count == 1 else { throw CocoaError(.fileReadUnknown) }
+        return entries[0]
+    }
+
+    private func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = screenlab
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = screenlab
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,102 @@
+import Detection
+import Foundation
+import NN
+import Tensor
+import Weights
+import XCTest
+@testable import Training
+
+final class TrainerTests: XCTestCase {
+    func testARunWritesEveryArtifactAndItsConfigReadsBack() throws {
+        let file = try TinyExperiment.write()
+        var options = TinyExperiment.options()
+        options.runsFolder = file.deletingLastPathComponent().appendingPathComponent("runs")
+        let trainer = try Trainer.start(experiment: file, overrides: ["epochs=2"], options: options)
+        let summary = try trainer.train()
+        let run = trainer.run
+        XCTAssertEqual(summary["status"] as? String, "finished")
+        XCTAssertEqual(summary["epochs"] as? Int, 2)
+        let test = try XCTUnwrap(summary["test"] as? [String: Any])
+        XCTAssertNotNil(test["map50"] as? Double, "a test mAP@0.5")
+        XCTAssertEqual((test["classes"] as? [[String: Any]])?.count, 13)
+        for path in ["metrics.csv", "config.resolved.yaml", "class_weights.json", "thresholds.yaml", "model.slw", "summary.json",
+                     "reports/val/metrics.json", "reports/test/report.html", "checkpoints/last/state.json", "plots/loss.svg", "plots/map.svg",
+                     "predictions-test.png", "status.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: run.url.appendingPathComponent(path).path), "missing \(path)")
+        }
+        let csv = try String(contentsOf: run.metricsFile, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(csv.count, 3, "header + one row per epoch")
+        XCTAssertEqual(csv[0], "epoch,loss_cls,loss_dfl,loss_giou,lr,val_map50,val_map_center,images_per_second,seconds")
+        let weights = try WeightsFile.read(contentsOf: run.weightsFile)
+        XCTAssertEqual(weights.header.classes.count, 13)
+        XCTAssertEqual(weights.header.architecture.name, "ui-detector")
+        XCTAssertEqual(weights.header.provenance.runID, run.id)
+        // The resolved config is itself an experiment file that reads back to the same settings.
+        let resolved = try String(contentsOf: run.resolvedConfigFile, encoding: .utf8)
+        var reread = try ExperimentConfig.parse(yaml: resolved, file: trainer.config.file)
+        reread.name = trainer.config.name
+        XCTAssertEqual(reread, trainer.config)
+    }
+
+    func testFrozenBackboneWeightsAndStatisticsStayByteIdentical() throws {
+        let file = try TinyExperiment.write(extra: "freeze: backbone\nema: false")
+        var options = TinyExperiment.options()
+        options.runsFolder = file.deletingLastPathComponent().appendingPathComponent("runs")
+        let trainer = try Trainer.start(experiment: file, overrides: ["epochs=1", "data.evaluate_test=false", "preview_images=0"], options: options)
+        let before = Dictionary(uniqueKeysWithValues: trainer.setup.model.stateTensors().map { ($0.name, $0.tensor.values) })
+        try trainer.train()
+        let after = try WeightsFile.read(contentsOf: trainer.run.lastCheckpoint.appendingPathComponent("model.slw")).state
+        var checked = 0, moved = 0
+        for (name, values) in before {
+            if name.hasPrefix("backbone.") {
+                XCTAssertEqual(after[name]?.values.map(\.bitPattern), values.map(\.bitPattern), "\(name) changed although frozen")
+                checked += 1
+            } else if after[name]?.values != values {
+                moved += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 50, "weights and running statistics of the backbone")
+        XCTAssertGreaterThan(moved, 10, "the FPN and head still train")
+    }
+
+    func testNonFiniteLossStopsNamingTheTermAndStepAndWritesNoCheckpoint() throws {
+        let file = try TinyExperiment.write()
+        var options = TinyExperiment.options()
+        options.runsFolder = file.deletingLastPathComponent().appendingPathComponent("runs")
+        let trainer = try Trainer.start(experiment: file, overrides: [], options: options)
+        // A damaged initial weight (as from a bad init file) makes every class logit NaN.
+        let bias = try XCTUnwrap(trainer.setup.model.namedParameters().first { $0.name == "head.outputs.0.bias" }?.parameter)
+        bias.value = try Tensor(repeating: .nan, shape: bias.shape)
+        XCTAssertThrowsError(try trainer.train()) { error in
+            guard case let TrainingError.nonFiniteLoss(term, _, step) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(term, "cls")
+            XCTAssertEqual(step, 0)
+            XCTAssertTrue("\(error)".contains("keeps its last good checkpoint"))
+        }
+        let status = try String(contentsOf: trainer.run.statusFile, encoding: .utf8)
+        XCTAssertTrue(status.contains("\"failed\""), status)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: trainer.run.lastCheckpoint.path), "no checkpoint of a failed step")
+    }
+
+    func testInitLoadsByNameAndSkipsAHeadOfAnotherClassCount() throws {
+        let file = try TinyExperiment.write()
+        let detector = try UIDetectorConfiguration(options: ["width_multiplier": "0.25", "fpn_channels": "16", "head_convolutions": "1"],
+                                                   classCount: 5, inputHeight: 128, inputWidth: 64)
+        let source = try UIDetector(configuration: detector, seed: 99)
+        let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector"), input: InputSpec(width: 64, height: 128),
+                                   normalization: InputNormalization(mean: [0, 0, 0], std: [1, 1, 1]), classes: (0..<5).map { "c\($0)" },
+                                   provenance: Provenance(created: "2026-11-24T00:00:00Z"))
+        let weightsURL = file.deletingLastPathComponent().appendingPathComponent("source.slw")
+        try WeightsFile(header: header, tensors: source.stateTensors()).write(to: weightsURL)
+        var options = TinyExperiment.options()
+        var lines: [String] = []
+        options.log = { lines.append($0) }
+        options.runsFolder = file.deletingLastPathComponent().appendingPathComponent("runs")
+        let trainer = try Trainer.start(experiment: file, overrides: ["init=\(weightsURL.path)"], options: options)
+        let report = try XCTUnwrap(trainer.setup.transferReport)
+        XCTAssertEqual(Set(report.shapeMismatched.map(\.name)), Set((0..<3).flatMap { ["head.outputs.\($0).weight", "head.outputs.\($0).bias"] }))
+        XCTAssertTrue(report.missing.isEmpty && report.unexpected.isEmpty)
+        XCTAssertEqual(trainer.setup.model.backbone.stem.conv.weight.value.values, source.backbone.stem.conv.weight.value.values)
+        XCTAssertTrue(lines.contains { $0.contains("skipped 6 of another shape") }, "\(lines)")
+    }
+}
