@@ -5,6 +5,7 @@ import Kernels
 import NN
 import Support
 import Tensor
+import Training
 
 /// Times the reference detector's training step (forward, Σx² loss, backward, SGD) as the
 /// PyTorch peer's torch_bench.py does, and the time per layer type.
@@ -23,9 +24,7 @@ public struct EngineBenchmark {
         }
     }
 
-    public struct StepPhases {
-        public var forward = 0.0, backward = 0.0, optimizer = 0.0
-    }
+    public typealias StepPhases = Training.StepPhases
 
     static func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
 
@@ -57,23 +56,16 @@ public struct EngineBenchmark {
         return Initialization.normal(shape: [batch, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &rng)
     }
 
-    /// One training step; returns the loss and the time of each phase.
+    /// One training step — the trainer's own `TrainingStep` with the peer's Σx² objective in
+    /// place of the detection loss; returns the loss and the time of each phase.
     static func trainingStep(model: ReferenceDetector, optimizer: SGD, input: Tensor, profile: OpProfile? = nil) throws -> (loss: Float, phases: StepPhases) {
-        var phases = StepPhases()
-        var clock = Stopwatch()
-        optimizer.zeroGradients()
-        let tape = Tape()
-        tape.profile = profile
-        let outputs = try model(tape.constant(input))
-        let loss = try tape.profiled(as: lossLabel) {
-            try outputs.dropFirst().reduce(outputs[0].sumOfSquares()) { try $0 + $1.sumOfSquares() }
-        }
-        phases.forward = clock.lap()
-        try tape.backward(loss)
-        phases.backward = clock.lap()
-        try optimizer.step()
-        phases.optimizer = clock.lap()
-        return (loss.value.scalarValue, phases)
+        let result = try TrainingStep.run(images: input, step: 0, forward: { try model($0) }, objective: { outputs in
+            let total = try outputs[0].tape.profiled(as: lossLabel) {
+                try outputs.dropFirst().reduce(outputs[0].sumOfSquares()) { try $0 + $1.sumOfSquares() }
+            }
+            return StepLoss(total: total, terms: [])
+        }, optimizer: optimizer, profile: profile)
+        return (result.loss, result.phases)
     }
 
     /// Median over `steps` timed steps after `warmup` untimed ones (lr 1e-7 as in the peer, so

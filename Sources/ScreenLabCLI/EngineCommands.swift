@@ -8,57 +8,6 @@ import NN
 import Support
 import Tensor
 
-/// `screenlab demo`: the engine end to end on generated data — the loss must fall.
-struct DemoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo",
-        abstract: "Train a small conv net on generated images and print the loss falling.")
-
-    @Option(help: "Training epochs (full-batch steps).") var epochs = 40
-    @Option(help: "Generated training images.") var images = 64
-    @Option(help: "Random seed (same seed and threads → same run).") var seed: UInt64 = 0
-    @Option(help: "Compute threads.") var threads = ProcessInfo.processInfo.activeProcessorCount
-
-    func validate() throws {
-        guard epochs >= 1 else { throw usageError("--epochs must be at least 1, got \(epochs)") }
-        guard images >= 2 else { throw usageError("--images must be at least 2 (batch norm needs more than one image), got \(images)") }
-        guard threads >= 1 else { throw usageError("--threads must be at least 1, got \(threads)") }
-    }
-
-    func run() throws {
-        Parallel.threadCount = threads
-        let (inputs, labels) = try BarImages.make(count: images, seed: seed)
-        let (testInputs, testLabels) = try BarImages.make(count: 64, seed: seed &+ 1)
-        let model = try TinyConvNet(seed: seed)
-        let optimizer = try AdamW(parameters: model.trainableParameters(), learningRate: 0.02, weightDecay: 1e-4)
-        print("engine demo: TinyConvNet (\(model.parameterCount()) parameters) on \(images) generated bar images, \(threads) threads")
-        var first: Float?
-        var last: Float = .nan
-        for epoch in 1...epochs {
-            model.train()
-            optimizer.zeroGradients()
-            let tape = Tape()
-            let loss = try model(tape.constant(inputs)).binaryCrossEntropyWithLogits(targets: labels)
-            try NonFiniteCheck.check(loss.value, what: "training loss at epoch \(epoch)")
-            try tape.backward(loss)
-            try optimizer.step()
-            last = loss.value.scalarValue
-            if first == nil { first = last }
-            if epoch == 1 || epoch % 5 == 0 || epoch == epochs {
-                print(String(format: "epoch %3d  loss %.5f  held-out accuracy %.1f%%", epoch, last, 100 * accuracy(model, testInputs, testLabels)))
-            }
-        }
-        print(String(format: "loss fell from %.4f to %.5f (%.0f×)", first ?? .nan, last, (first ?? .nan) / last))
-    }
-
-    private func accuracy(_ model: TinyConvNet, _ inputs: Tensor, _ labels: Tensor) -> Double {
-        model.eval()
-        defer { model.train() }
-        guard let logits = try? model(Tape.noGradient().constant(inputs)).value else { return .nan }
-        let correct = (0..<labels.count).filter { (logits[flat: $0] > 0) == (labels[flat: $0] > 0.5) }.count
-        return Double(correct) / Double(labels.count)
-    }
-}
-
 /// `screenlab bench engine`: GEMM vs raw BLAS, time per layer type, the training step, peak
 /// memory, and (when a PyTorch venv is given) the peer's numbers measured in the same run.
 struct BenchEngineCommand: ParsableCommand {

@@ -9,7 +9,6 @@ struct ScreenLab: ParsableCommand {
         abstract: "Train, evaluate and compare UI-element detectors for screen readers.",
         subcommands: [
             TrainCommand.self,
-            DemoCommand.self,
             DataCommand.self,
             AugmentCommand.self,
             EvaluateCommand.self,
@@ -25,5 +24,5 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks: engine vs raw BLAS and the PyTorch peer, evaluator, data loader.",
-        subcommands: [BenchEngineCommand.self, BenchEvaluateCommand.self, BenchLoaderCommand.self])
+        subcommands: [BenchEngineCommand.self, BenchTrainCommand.self, BenchEvaluateCommand.self, BenchLoaderCommand.self])
 }

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Benchmarks
+import Detection
+import Foundation
+import Kernels
+import Training
+
+/// `screenlab bench train`: a real run's training throughput against the bare step of
+/// `bench engine`, measured in one run in interleaved rounds (medians), and peak memory.
+struct BenchTrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train", abstract: "Real training throughput (loader, assignment, loss, backward, optimizer, EMA) vs the bare engine step.",
+        discussion: """
+        Both are measured in the same process, in alternating rounds, and reported as medians: the bare step is \
+        `bench engine`'s (the reference detector, Σx² loss, SGD) at the same batch size; the real step is the \
+        experiment's own (default: vins-baseline when ../shared is present, else quickstart), fed by its loader. \
+        Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM).
+        """)
+
+    @Option(help: "Experiment whose step is timed (default: Experiments/vins-baseline.yaml, or quickstart.yaml without the shared data).")
+    var experiment: String?
+    @Option(name: .customLong("set"), help: "Overrides for the experiment (repeatable).") var overrides: [String] = []
+    @Option(help: "Batch size for both.") var batchSize = 8
+    @Option(help: "Engine threads.") var threads = 2
+    @Option(help: "Alternating rounds.") var rounds = 3
+    @Option(help: "Timed steps per round and kind.") var steps = 6
+
+    func validate() throws {
+        guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
+    }
+
+    func run() throws {
+        Parallel.threadCount = threads
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let vins = root.appendingPathComponent("../shared/datasets/vins-ui").standardizedFileURL
+        let file = experiment.map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(FileManager.default.fileExists(atPath: vins.path) ? "Experiments/vins-baseline.yaml" : "Experiments/quickstart.yaml")
+        do {
+            let real = try TrainingThroughput(experiment: file, overrides: overrides + ["batch_size=\(batchSize)", "threads=\(threads)"],
+                                              log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+            let bare = try EngineBenchmark(configuration: .reference, batch: batchSize)
+            _ = try real.run(steps: 2)
+            var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = []
+            print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
+            for round in 1...rounds {
+                let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
+                let timings = try real.run(steps: steps)
+                let seconds = timings.map(\.seconds).sorted()[timings.count / 2]
+                bareRates.append(b.imagesPerSecond)
+                realRates.append(Double(batchSize) / seconds)
+                waits.append(timings.reduce(0) { $0 + $1.waitingSeconds } / max(timings.reduce(0) { $0 + $1.seconds }, 1e-9))
+                print(String(format: "  round %d: bare step %.1f img/s, real step %.1f img/s (%.2f×), waiting for data %.1f%%",
+                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!))
+            }
+            func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+            let ratios = zip(realRates, bareRates).map { $0 / $1 }
+            print(String(format: "median: bare %.1f img/s, real %.1f img/s → real / bare = %.2f× (rounds %.2f–%.2f; target ≥ 0.9)",
+                         median(bareRates), median(realRates), median(ratios), ratios.min()!, ratios.max()!))
+            if let peak = EngineBenchmark.peakResidentBytes() {
+                print(String(format: "peak memory (VmHWM) %.2f GB at batch %d", Double(peak) / 1e9, batchSize))
+            }
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Augment
+import Data
+import Foundation
+import Support
+
+/// The real training step of an experiment as a run takes it — the loader's next batch (time
+/// spent waiting for it included), assignment, loss, backward, optimizer, EMA — timed step by
+/// step without validation or checkpoints: what `bench train` compares with the bare step.
+public final class TrainingThroughput {
+    let setup: TrainingSetup
+    private let stream: BatchStream
+    private var step = 0
+    public let batchSize: Int
+
+    public init(experiment file: URL, overrides: [String], cacheFolder: URL? = nil, log: @escaping (String) -> Void = { _ in }) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let config = try ExperimentConfig.parse(yaml: text, file: file.relativePath, overrides: overrides)
+        let root = DatasetConfig.repoRoot(containing: file)
+        setup = try TrainingSetup(config: config, repositoryRoot: root, cacheFolder: cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: log)
+        stream = try setup.loader.batches(fromEpoch: 0, startingAtBatch: 0)
+        batchSize = config.batchSize
+    }
+
+    deinit { stream.cancel() }
+
+    public struct Timing {
+        public var seconds: Double
+        /// Of which waiting for the loader.
+        public var waitingSeconds: Double
+        public var images: Int
+    }
+
+    /// Runs `steps` steps (the task-aligned assigner from `taskAligned` on, as later epochs use it).
+    public func run(steps: Int, taskAligned: Bool = true) throws -> [Timing] {
+        var timings: [Timing] = []
+        let epoch = taskAligned ? setup.config.assigner.staticEpochs : 0
+        for _ in 0..<steps {
+            let clock = Stopwatch()
+            guard let (_, _, batch) = try stream.next() else { break }
+            let waited = clock.seconds
+            _ = try TrainingStep.run(images: batch.images, step: step, forward: { try self.setup.model($0) },
+                                     objective: { try self.setup.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
+                                     optimizer: setup.optimizer, gradientClip: Float(setup.config.optimizer.gradientClip),
+                                     ema: setup.ema.map { ($0, self.setup.model) })
+            step += 1
+            timings.append(Timing(seconds: clock.seconds, waitingSeconds: waited, images: batch.images.shape[0]))
+        }
+        return timings
+    }
+}
