@@ -66,16 +66,19 @@ public enum ReportFiles {
     }
 
     /// Writes metrics.json, report.md, report.html, curves/*.csv, confusion CSVs and plots/*.svg.
-    /// Returns the paths written, relative to `folder`.
+    /// Returns the paths written, relative to `folder`. All or nothing: everything is staged and
+    /// moved into `folder` once complete, so a failure (in the curves, say) leaves no new
+    /// metrics.json beside an old report.
     @discardableResult
     public static func write(_ outcome: EvaluationOutcome, to folder: URL) throws -> [String] {
+        let output = try OutputFolder(folder, existing: .merge)
         var written: [String] = []
         func put(_ relative: String, _ text: String) throws {
-            try AtomicFile.write(text, to: folder.appendingPathComponent(relative))
+            try output.write(text, to: relative)
             written.append(relative)
         }
         let report = outcome.report
-        try AtomicFile.write(try report.jsonData() + Data("\n".utf8), to: folder.appendingPathComponent("metrics.json"))
+        try output.write(try report.jsonData() + Data("\n".utf8), to: "metrics.json")
         written.append("metrics.json")
         for (c, evaluation) in outcome.result.classes.enumerated() {
             try put(report.classes[c].curveCSV, curveCSV(evaluation.curve))
@@ -87,6 +90,7 @@ public enum ReportFiles {
         for (name, svg) in charts { try put("plots/\(name).svg", svg) }
         try put("report.md", ReportMarkdown.render(outcome))
         try put("report.html", ReportHTML.render(outcome, charts: charts))
+        try output.commit()
         return written
     }
 }

@@ -77,12 +77,16 @@ struct AugmentPreviewCommand: ParsableCommand {
         let sheets = try AugmentPreview.sheets(dataLoader, classNames: dataset.classes, count: count, columns: columns,
                                                perSheet: perSheet, epoch: epoch)
         let name = URL(fileURLWithPath: loader.preset).deletingPathExtension().lastPathComponent
+        let output: OutputFolder
+        do { output = try OutputFolder(URL(fileURLWithPath: out), existing: .merge) } catch { throw failure("\(error)") }
+        var written: [String] = []
         for (index, sheet) in sheets.enumerated() {
             let file = sheets.count == 1 ? "augment-preview-\(name).png" : "augment-preview-\(name)-\(index + 1).png"
-            let url = URL(fileURLWithPath: out).appendingPathComponent(file)
-            try AtomicFile.write(try ImageIO.encodePNG(sheet), to: url)
-            print("wrote \(url.path) (\(sheet.width)×\(sheet.height))")
+            do { try output.write(try ImageIO.encodePNG(sheet), to: file) } catch { throw failure("\(error)") }
+            written.append("wrote \(output.destination.appendingPathComponent(file).path) (\(sheet.width)×\(sheet.height))")
         }
+        do { try output.commit() } catch { throw failure("\(error)") }
+        written.forEach { print($0) }
     }
 }
 

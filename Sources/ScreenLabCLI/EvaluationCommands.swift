@@ -59,7 +59,7 @@ struct EvaluateCommand: ParsableCommand {
         let started = Date()
         let outcome = try job.run()
         let folder = URL(fileURLWithPath: out)
-        try ReportFiles.write(outcome, to: folder)
+        do { try ReportFiles.write(outcome, to: folder) } catch { throw failure("\(error)") }
         outcome.warnings.forEach(warn)
         for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))
@@ -90,7 +90,9 @@ struct ThresholdsPickCommand: ParsableCommand {
     func run() throws {
         let parsed = try ThresholdStrategy(parsing: strategy)
         let (file, warnings) = try ThresholdFile.pick(fromReport: report, strategy: parsed)
-        try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out))
+        do {
+            try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out))
+        } catch { throw failure("\(error)") }
         warnings.forEach(warn)
         let width = max(5, file.classes.map(\.name.count).max() ?? 5)
         print("Thresholds (\(parsed)) picked on \(file.pickedOn.description):")
@@ -116,8 +118,12 @@ struct CompareCommand: ParsableCommand {
         let comparison = try ReportComparison(paths: reports)
         print(comparison.terminal(color: useColor), terminator: "")
         let folder = URL(fileURLWithPath: out)
-        try AtomicFile.write(comparison.markdown(), to: folder.appendingPathComponent("compare.md"))
-        try AtomicFile.write(comparison.html(), to: folder.appendingPathComponent("compare.html"))
+        do {
+            let output = try OutputFolder(folder, existing: .merge)
+            try output.write(comparison.markdown(), to: "compare.md")
+            try output.write(comparison.html(), to: "compare.html")
+            try output.commit()
+        } catch { throw failure("\(error)") }
         print("wrote \(folder.appendingPathComponent("compare.md").path) and compare.html")
     }
 }

@@ -49,7 +49,7 @@ struct WeightsExportCommand: ParsableCommand {
 
     func run() throws {
         let weights = try reportingErrors { try WeightsFile.read(contentsOf: URL(fileURLWithPath: file)) }
-        try reportingErrors { try weights.safetensors().write(to: URL(fileURLWithPath: output)) }
+        try reportingErrors { try weights.safetensors().write(to: URL(fileURLWithPath: output), notReplacing: [URL(fileURLWithPath: file)]) }
         print("wrote \(output): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, header in __metadata__")
     }
 }
@@ -75,7 +75,7 @@ struct WeightsImportCommand: ParsableCommand {
             }
             let imported = try WeightsFile.importing(safetensors, file: input, config: config, configFile: model,
                                                      expected: expected, created: Provenance.timestamp())
-            try imported.write(to: URL(fileURLWithPath: out))
+            try imported.write(to: URL(fileURLWithPath: out), notReplacing: [URL(fileURLWithPath: input), URL(fileURLWithPath: model)])
             return (imported, expected != nil)
         }
         print("wrote \(out): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, "
@@ -108,7 +108,7 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
             let weights = try WeightsFile.read(contentsOf: input)
             let updated = try weights.settingThresholds(try picked.headerThresholds(forClasses: weights.header.classes),
                                                         file: output.relativePath)
-            try updated.write(to: output)
+            try updated.write(to: output, notReplacing: [input, URL(fileURLWithPath: thresholds)])
             return updated
         }
         let set = updated.header.thresholds ?? []

@@ -51,7 +51,11 @@ public struct SafetensorsFile {
         return output
     }
 
-    public func write(to url: URL) throws { try AtomicFile.write(Data(encoded()), to: url) }
+    /// `notReplacing`: the command's inputs, which the output must not overwrite.
+    public func write(to url: URL, notReplacing inputs: [URL] = []) throws {
+        try AtomicFile.checkReplaceable(url, notReplacing: inputs)
+        try AtomicFile.write(Data(encoded()), to: url, notReplacing: inputs)
+    }
 
     /// Reads a safetensors file: the 8-byte header length first, checked against the file
     /// size (and against the signatures of files that are not safetensors), then the rest in

@@ -163,7 +163,18 @@ public enum COCOWriter {
     /// Writes the dataset as one JSON. `file_name` is each image's path relative to the JSON's
     /// folder (absolute when that is not possible), so the file reads back from where it is.
     public static func write(_ dataset: Dataset, to url: URL) throws {
-        let folder = url.deletingLastPathComponent().standardizedFileURL
+        try AtomicFile.write(try encode(dataset, relativeTo: url.deletingLastPathComponent()), to: url)
+    }
+
+    /// Writes `annotations.json` into an output folder the caller commits; image paths are
+    /// relative to the folder's final place.
+    public static func write(_ dataset: Dataset, into folder: OutputFolder, fileName: String = "annotations.json") throws {
+        try folder.write(try encode(dataset, relativeTo: folder.destination), to: fileName)
+    }
+
+    /// The JSON, with `file_name`s relative to `folder`.
+    static func encode(_ dataset: Dataset, relativeTo folder: URL) throws -> Data {
+        let folder = folder.standardizedFileURL
         let categoryIDs = dataset.cocoCategoryIDs.flatMap { $0.count == dataset.classes.count ? $0 : nil }
             ?? dataset.classes.indices.map { $0 + 1 }
         var splitOf: [Int: String] = [:]
@@ -196,7 +207,7 @@ public enum COCOWriter {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(try encoder.encode(file), to: url)
+        return try encoder.encode(file)
     }
 
     /// `target` relative to `folder` with `../` steps, or absolute when they share nothing but `/`.
