@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import Support
 
 /// `thresholds.yaml`: per-class confidences with the precision/recall/F1 they had on the split
 /// they were picked on (so a later report on another split can be compared with them).
@@ -50,52 +50,35 @@ public struct ThresholdFile: Equatable {
         return out
     }
 
+    /// Reads a thresholds file strictly (Support's YAML entry point): unknown or repeated keys,
+    /// a confidence, precision, recall or F1 outside [0, 1], an IoU outside (0, 1] (or NaN) and a
+    /// class listed twice are errors naming the file, line and key.
     public static func load(_ url: URL) throws -> ThresholdFile {
-        let file = url.path
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-            throw EvaluationError.badThresholds(file: file, reason: "cannot read the file")
+        do { return try read(url) } catch let error as YAMLError {
+            throw EvaluationError.badThresholds(file: url.path, reason: "\(error.line.map { "line \($0): " } ?? "")\(error.key.map { "'\($0)': " } ?? "")\(error.message)")
         }
-        let root: Any?
-        do { root = try Yams.load(yaml: text) } catch {
-            throw EvaluationError.badThresholds(file: file, reason: "not valid YAML: \(error)")
+    }
+
+    static func read(_ url: URL) throws -> ThresholdFile {
+        guard let root = try YAMLDocument.load(url) else {
+            throw YAMLError(file: url.path, line: nil, key: nil, "empty file; expected strategy, iou_threshold, picked_on and classes")
         }
-        guard let top = root as? [String: Any] else {
-            throw EvaluationError.badThresholds(file: file, reason: "expected a mapping with strategy, iou_threshold, report, picked_on and classes")
-        }
-        try checkKeys(top, allowed: ["strategy", "iou_threshold", "report", "picked_on", "classes"], at: "top level", file: file)
-        guard let strategy = top["strategy"] as? String else { throw missing("strategy", file) }
-        guard let iou = number(top["iou_threshold"]) else { throw missing("iou_threshold", file) }
-        guard let picked = top["picked_on"] as? [String: Any], let dataset = picked["dataset"] as? String else { throw missing("picked_on.dataset", file) }
-        try checkKeys(picked, allowed: ["dataset", "config", "split"], at: "picked_on", file: file)
-        guard let list = top["classes"] as? [Any] else { throw missing("classes", file) }
+        let top = try root.mapping(allowed: ["strategy", "iou_threshold", "report", "picked_on", "classes"])
+        let picked = try top.required("picked_on").mapping(allowed: ["dataset", "config", "split"])
         var entries: [Entry] = []
-        for (i, item) in list.enumerated() {
-            guard let e = item as? [String: Any], let name = e["name"] as? String else { throw missing("classes[\(i)].name", file) }
-            try checkKeys(e, allowed: ["name", "confidence", "precision", "recall", "f1", "fallback", "note"], at: "classes[\(i)] (\(name))", file: file)
-            let confidence = number(e["confidence"])
-            if e["confidence"] != nil, !(e["confidence"] is NSNull), confidence == nil || !(confidence!.isFinite) {
-                throw EvaluationError.badThresholds(file: file, reason: "classes[\(i)] (\(name)): confidence must be a finite number or null")
-            }
-            entries.append(Entry(name: name, confidence: confidence, precision: number(e["precision"]), recall: number(e["recall"]),
-                                 f1: number(e["f1"]), fallback: e["fallback"] as? Bool ?? false, note: e["note"] as? String))
+        for item in try top.required("classes").list() {
+            let e = try item.mapping(allowed: ["name", "confidence", "precision", "recall", "f1", "fallback", "note"])
+            let name = try e.required("name").string()
+            if entries.contains(where: { $0.name == name }) { throw item.error("class '\(name)' is listed twice; keep one entry") }
+            func unit(_ key: String) throws -> Double? { try e.optional(key)?.double(in: 0...1) }
+            entries.append(Entry(name: name, confidence: try unit("confidence"), precision: try unit("precision"), recall: try unit("recall"),
+                                 f1: try unit("f1"), fallback: try e.optional("fallback")?.bool() ?? false, note: try e.optional("note")?.scalarText()))
         }
-        return ThresholdFile(strategy: strategy, iouThreshold: iou, pickedOn: .init(dataset: dataset, split: picked["split"] as? String, config: picked["config"] as? String),
-                             report: top["report"] as? String ?? "", classes: entries)
-    }
-
-    static func number(_ value: Any?) -> Double? {
-        if let d = value as? Double { return d }
-        if let i = value as? Int { return Double(i) }
-        return nil
-    }
-
-    static func missing(_ key: String, _ file: String) -> EvaluationError {
-        .badThresholds(file: file, reason: "missing or invalid key '\(key)'")
-    }
-
-    static func checkKeys(_ map: [String: Any], allowed: Set<String>, at place: String, file: String) throws {
-        if let unknown = map.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw EvaluationError.badThresholds(file: file, reason: "unknown key '\(unknown)' at \(place); allowed: \(allowed.sorted().joined(separator: ", "))")
-        }
+        let iou = try top.required("iou_threshold").double(in: 0...1)
+        guard iou > 0 else { throw try top.required("iou_threshold").error("is 0; an IoU threshold must lie in (0, 1]") }
+        return ThresholdFile(strategy: try top.required("strategy").string(), iouThreshold: iou,
+                             pickedOn: .init(dataset: try picked.required("dataset").string(), split: try picked.optional("split")?.string(),
+                                             config: try picked.optional("config")?.string()),
+                             report: try top.optional("report")?.scalarText() ?? "", classes: entries)
     }
 }

@@ -19,6 +19,11 @@ public struct SafetensorsFile {
     /// The reference implementation refuses headers above 100 MB; so do we, before allocating.
     static let maximumHeaderLength: UInt64 = 100_000_000
 
+    /// Refuses NaN and infinite values, naming the tensor (see `FiniteValues`).
+    public func checkFinite(file: String) throws {
+        for (name, tensor) in tensors { try FiniteValues.check(tensor, name: name, file: file) }
+    }
+
     public func encoded() -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = []
         if !metadata.isEmpty {

@@ -93,10 +93,12 @@ extension WeightsFile {
         }
     }
 
-    /// Reads a file and checks it against the model's tensor names and shapes.
+    /// Reads a file and checks it against the model's tensor names and shapes, and that every
+    /// value is finite.
     public static func load(contentsOf url: URL, expectedShapes: [String: [Int]]) throws -> WeightsFile {
         let weights = try read(contentsOf: url)
         try weights.validate(expectedShapes: expectedShapes, file: url.relativePath)
+        try weights.checkFinite(file: url.relativePath)
         return weights
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Yams
 
 extension DatasetConfig {
@@ -7,8 +8,8 @@ extension DatasetConfig {
     public static func parse(yaml: String, file: URL) throws -> DatasetConfig {
         let reader = ConfigNodeReader(file: file.path)
         let node: Node?
-        do { node = try Yams.compose(yaml: yaml) } catch {
-            throw DatasetConfigError(file: file.path, line: nil, key: nil, "not valid YAML: \(error)")
+        do { node = try YAMLDocument.parse(yaml, file: file.path)?.node } catch let error as YAMLError {
+            throw DatasetConfigError(file: error.file, line: error.line, key: error.key, error.message)
         }
         guard let node else { throw reader.error(nil, key: nil, "empty config; it needs at least path:") }
         let entries = try reader.mapping(node, key: "(top level)", allowed: topLevelKeys)

@@ -64,6 +64,7 @@ public enum COCOReader {
             }
             classIndex[category.id] = index
         }
+        try checkCategoryNames(categories, file: url.path)
         let root = imageRoot(for: url, firstImage: file.images.first?.file_name)
         var dataset = Dataset(root: root, classes: categories.map(\.name), cocoCategoryIDs: categories.map(\.id))
         var sampleIndex: [Int: Int] = [:]
@@ -71,6 +72,10 @@ public enum COCOReader {
         for image in file.images {
             guard sampleIndex[image.id] == nil, !leftOutImages.contains(image.id) else {
                 throw DatasetError.unreadable(file: url.path, line: nil, reason: "image id \(image.id) appears twice")
+            }
+            guard ImageSizeLimits.contains(width: image.width, height: image.height) else {
+                throw DatasetError.unreadable(file: url.path, line: nil, reason: "image id \(image.id) '\(image.file_name)' is \(image.width)x\(image.height); "
+                                              + "width and height must lie in 1...\(ImageSizeLimits.maximumSide): correct the entry")
             }
             var sample = Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
                                 group: image.group, cocoImageID: image.id)
@@ -103,6 +108,12 @@ public enum COCOReader {
                 try issues.report(DatasetIssue(.invalidAnnotation, file: url.path, "\(place): bbox must be 4 finite numbers [x, y, width, height]"))
                 continue
             }
+            // A 1e308 box is no box on any image, and its YOLO line would be a 300-digit number.
+            guard annotation.bbox.allSatisfy({ abs($0) <= maximumCoordinate }) else {
+                try issues.report(DatasetIssue(.invalidAnnotation, file: url.path,
+                                               "\(place): bbox \(annotation.bbox) lies beyond ±\(Int(maximumCoordinate)) px, far outside any image; fix or remove it"))
+                continue
+            }
             let b = annotation.bbox
             sources[sample].append(AnnotationSource(file: url.path, annotationID: annotation.id))
             dataset.samples[sample].annotations.append(Annotation(
@@ -114,6 +125,27 @@ public enum COCOReader {
             dataset.notes.append("\(url.lastPathComponent): skipped \(crowdCount) iscrowd annotations (crowd ignore-regions are not used for UI screens)")
         }
         return dataset
+    }
+
+    /// Box coordinates beyond this many pixels are broken values (images are at most 65,536 px).
+    static let maximumCoordinate = 1e7
+
+    /// Predictions and mappings refer to classes by name: two categories of one name would
+    /// send every prediction of that name to one of them, and a name with a line break would
+    /// split into two lines of classes.txt.
+    static func checkCategoryNames(_ categories: [COCOFile.Category], file: String) throws {
+        var idByName: [String: Int] = [:]
+        for category in categories {
+            if category.name.isEmpty || category.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                throw DatasetError.unreadable(file: file, line: nil, reason: "category id \(category.id) name \(String(reflecting: category.name)) "
+                                              + "is empty or has a line break or control character; rename it")
+            }
+            if let other = idByName[category.name] {
+                throw DatasetError.unreadable(file: file, line: nil, reason: "categories \(other) and \(category.id) are both named '\(category.name)'; "
+                                              + "class names must be unique (predictions and mappings refer to them by name): rename or merge them")
+            }
+            idByName[category.name] = category.id
+        }
     }
 
     /// The image's size from its header, reporting a missing or unreadable image (nil) and a

@@ -34,9 +34,9 @@ public struct ImageManifest {
             lineNumber += 1
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == header.count, let width = Int(fields[widthColumn]), let height = Int(fields[heightColumn]),
-                  width > 0, height > 0 else {
+                  ImageSizeLimits.contains(width: width, height: height) else {
                 throw DatasetError.unreadable(file: url.path, line: lineNumber,
-                                              reason: "expected \(header.count) tab-separated fields with positive integer width and height")
+                                              reason: "expected \(header.count) tab-separated fields with width and height in 1...\(ImageSizeLimits.maximumSide)")
             }
             let group = groupColumn.map { String(fields[$0]) }.flatMap { $0.isEmpty ? nil : $0 }
             rows[String(fields[imageColumn])] = Row(width: width, height: height, group: group)
@@ -58,11 +58,20 @@ public struct ImageManifest {
 /// Reads image sizes from headers only (`ImageIO.readSize`), never decoding pixels.
 public enum ImageSizeReader {
     public static func size(of url: URL) -> Result<(width: Int, height: Int), DatasetIssue> {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        do { return .success(try ImageIO.readSize(url)) } catch let error as ImageError where error.kind == .missing {
             return .failure(DatasetIssue(.missingImage, file: url.path, "no such file"))
-        }
-        do { return .success(try ImageIO.readSize(url)) } catch {
+        } catch {
             return .failure(DatasetIssue(.unreadableImage, file: url.path, "\(error)"))
         }
+    }
+}
+
+/// Image sizes a dataset may declare (COCO width/height, manifest.tsv): the decoder's own bound.
+/// A COCO image of width 2^40 overflowed `width * height` in `data stats` and `data split`.
+public enum ImageSizeLimits {
+    public static let maximumSide = 1 << 16
+
+    public static func contains(width: Int, height: Int) -> Bool {
+        (1...maximumSide).contains(width) && (1...maximumSide).contains(height)
     }
 }
