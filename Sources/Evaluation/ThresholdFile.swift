@@ -33,7 +33,7 @@ public struct ThresholdFile: Equatable {
     public func entry(named name: String) -> Entry? { classes.first { $0.name == name } }
 
     public func yaml() -> String {
-        func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        func q(_ s: String) -> String { ThresholdFile.doubleQuoted(s) }
         func n(_ v: Double?) -> String { v.map { "\($0)" } ?? "null" }
         var out = "# Per-class confidence thresholds written by `screenlab thresholds pick`.\n"
         out += "# precision/recall/f1 are on the split the thresholds were picked on (picked_on).\n"
@@ -53,15 +53,44 @@ public struct ThresholdFile: Equatable {
     /// Reads a thresholds file strictly (Support's YAML entry point): unknown or repeated keys,
     /// a confidence, precision, recall or F1 outside [0, 1], an IoU outside (0, 1] (or NaN) and a
     /// class listed twice are errors naming the file, line and key.
-    public static func load(_ url: URL) throws -> ThresholdFile {
-        do { return try read(url) } catch let error as YAMLError {
-            throw EvaluationError.badThresholds(file: url.path, reason: "\(error.line.map { "line \($0): " } ?? "")\(error.key.map { "'\($0)': " } ?? "")\(error.message)")
+    /// A YAML double-quoted scalar that reads back as exactly `text`: backslash, quote and every
+    /// control character escaped (a raw line break inside quotes would fold into a space).
+    static func doubleQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
         }
+        return out + "\""
     }
 
-    static func read(_ url: URL) throws -> ThresholdFile {
-        guard let root = try YAMLDocument.load(url) else {
-            throw YAMLError(file: url.path, line: nil, key: nil, "empty file; expected strategy, iou_threshold, picked_on and classes")
+    public static func load(_ url: URL) throws -> ThresholdFile {
+        do { return try decode(try YAMLDocument.load(url), file: url.path) } catch let error as YAMLError { throw badThresholds(error) }
+    }
+
+    /// The same from text (tests, the fuzzer).
+    public static func parse(_ text: String, file: String) throws -> ThresholdFile {
+        do { return try decode(try YAMLDocument.parse(text, file: file), file: file) } catch let error as YAMLError { throw badThresholds(error) }
+    }
+
+    static func badThresholds(_ error: YAMLError) -> EvaluationError {
+        .badThresholds(file: error.file, reason: "\(error.line.map { "line \($0): " } ?? "")\(error.key.map { "'\($0)': " } ?? "")\(error.message)")
+    }
+
+    static func decode(_ document: YAMLValue?, file: String) throws -> ThresholdFile {
+        guard let root = document else {
+            throw YAMLError(file: file, line: nil, key: nil, "empty file; expected strategy, iou_threshold, picked_on and classes")
         }
         let top = try root.mapping(allowed: ["strategy", "iou_threshold", "report", "picked_on", "classes"])
         let picked = try top.required("picked_on").mapping(allowed: ["dataset", "config", "split"])

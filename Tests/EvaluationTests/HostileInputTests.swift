@@ -40,6 +40,13 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    func testThresholdFilesWithAnyClassNameReadBackEqual() throws {
+        let file = ThresholdFile(strategy: "max-f1", iouThreshold: 0.5, pickedOn: .init(dataset: "d\\x\"y", split: "val\n2"), report: "r",
+                                 classes: [.init(name: "Text\nField\t\u{7}\u{85}é", confidence: 1e-05, precision: 0.5, recall: nil, f1: 0,
+                                                 fallback: true, note: "a: b # c")])
+        XCTAssertEqual(try ThresholdFile.parse(file.yaml(), file: "t.yaml"), file)
+    }
+
     func testACurveConfidenceOutsideZeroToOneIsAnError() throws {
         let url = folder.appendingPathComponent("text.csv")
         try "confidence,true_positives,false_positives,precision,recall,f1\n-2,1,0,1,1,1\n".write(to: url, atomically: true, encoding: .utf8)

@@ -51,7 +51,9 @@ final class HostileInputTests: XCTestCase {
         var block = ""
         for level in 0..<300 { block += String(repeating: " ", count: level) + "k:\n" }
         let dashes = String(repeating: "- ", count: 5000) + "x\n"
-        for text in [flow, "a: " + flow, block, dashes] {
+        // Closing brackets in a plain scalar must not let a later deep flow through.
+        let closers = "a: x" + String(repeating: "]", count: 5000) + "\nb: " + flow
+        for text in [flow, "a: " + flow, block, dashes, closers] {
             XCTAssertThrowsError(try YAMLDocument.parse(text, file: "deep.yaml")) { error in
                 XCTAssertTrue("\(error)".contains("nested more than 64 levels"), "\(error)")
             }

@@ -55,7 +55,11 @@ public enum COCOReader {
     /// image leaves the dataset (its annotations with it), and a JSON width/height that
     /// disagrees with the header is reported and replaced by the header's size.
     public static func read(_ url: URL, issues: IssueCollector = IssueCollector(strict: true), checkImages: Bool = false) throws -> Dataset {
-        let file = try decode(url)
+        try dataset(from: try decode(url), url: url, issues: issues, checkImages: checkImages)
+    }
+
+    /// The dataset a decoded file describes (`url` for messages and to find the images).
+    static func dataset(from file: COCOFile, url: URL, issues: IssueCollector, checkImages: Bool) throws -> Dataset {
         let categories = file.categories.sorted { $0.id < $1.id }
         var classIndex: [Int: Int] = [:]
         for (index, category) in categories.enumerated() {

@@ -22,7 +22,11 @@ public struct ImageManifest {
     /// Nil when the file does not exist or lacks the width/height columns.
     public static func read(_ url: URL) throws -> ImageManifest? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let text = try FileText.read(url)
+        return try parse(try FileText.read(url), url: url)
+    }
+
+    /// Nil when the header lacks the width/height columns.
+    static func parse(_ text: String, url: URL) throws -> ImageManifest? {
         var lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).makeIterator()
         guard let header = lines.next()?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init),
               let imageColumn = header.firstIndex(of: "image"), let widthColumn = header.firstIndex(of: "width"),

@@ -29,7 +29,10 @@ public struct YOLOAttributes: Equatable {
     /// Nil when the file does not exist.
     public static func read(_ url: URL) throws -> YOLOAttributes? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let text = try FileText.read(url)
+        return try parse(try FileText.read(url), url: url)
+    }
+
+    static func parse(_ text: String, url: URL) throws -> YOLOAttributes {
         var result = YOLOAttributes()
         for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.isEmpty {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

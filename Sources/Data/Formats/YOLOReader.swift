@@ -104,6 +104,14 @@ public enum YOLOReader {
             try issues.report(DatasetIssue(.malformedLine, file: url.path, "label file \(reason)"))
             return []
         }
+        return try parseLabels(bytes, file: url.path, classCount: classCount, imageWidth: imageWidth, imageHeight: imageHeight,
+                               issues: issues, lineNumbers: &lineNumbers)
+    }
+
+    /// The boxes of a label file's bytes; problems are reported against `path`.
+    static func parseLabels(_ bytes: [UInt8], file path: String, classCount: Int, imageWidth: Int, imageHeight: Int,
+                            issues: IssueCollector, lineNumbers: inout [Int]) throws -> [Annotation] {
+        let url = URL(fileURLWithPath: path)
         var annotations: [Annotation] = []
         try bytes.withUnsafeBufferPointer { file in
             var lineStart = 0, lineNumber = 0

@@ -109,12 +109,14 @@ enum YAMLPreflight {
                 case 35 where previous == nil || previous == 32 || previous == 9: return  // comment
                 case 34 where tokenStart: inDouble = true
                 case 39 where tokenStart: inSingle = true
-                case 91, 123 where tokenStart || flowDepth > 0:  // [ {
+                // (One condition per bracket: `case 91, 123 where` would guard only the second.)
+                case 91 where tokenStart || flowDepth > 0, 123 where tokenStart || flowDepth > 0:  // [ {
                     flowDepth += 1
                     depth = max(depth, indents.count + flowDepth)
-                case 93, 125 where flowDepth > 0: flowDepth -= 1  // ] }
+                case 93 where flowDepth > 0, 125 where flowDepth > 0: flowDepth -= 1  // ] }
                 case 42 where tokenStart && i + 1 < line.count && line[i + 1] > 32: aliases += 1  // *alias
-                case 124, 62 where tokenStart && flowDepth == 0 && restIsBlockHeader(line, from: i + 1):  // | >
+                case 124 where tokenStart && flowDepth == 0 && restIsBlockHeader(line, from: i + 1),
+                     62 where tokenStart && flowDepth == 0 && restIsBlockHeader(line, from: i + 1):  // | >
                     blockScalarParent = indent
                     return
                 default: break
