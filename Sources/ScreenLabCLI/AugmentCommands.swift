@@ -71,7 +71,9 @@ struct AugmentPreviewCommand: ParsableCommand {
 
     func run() throws {
         guard let data = loader.data else { throw usageError("--data is required (a dataset config, YOLO folder or COCO JSON)") }
-        guard count > 0, columns > 0, perSheet > 0, epoch >= 0 else { throw usageError("--count, --columns and --per-sheet must be positive") }
+        guard (1...10_000).contains(count), (1...64).contains(columns), (1...1024).contains(perSheet), (0...1_000_000).contains(epoch) else {
+            throw usageError("--count must be in 1...10000, --columns in 1...64, --per-sheet in 1...1024, --epoch in 0...1000000")
+        }
         let (dataset, split) = try LoaderArguments.load(data)
         let dataLoader = try loader.makeLoader(dataset, split: split, batchSize: 1, workers: 0)
         let sheets = try AugmentPreview.sheets(dataLoader, classNames: dataset.classes, count: count, columns: columns,

@@ -41,6 +41,7 @@ struct EvaluateCommand: ParsableCommand {
         guard predictions != nil else { throw usageError("give --predictions FILE (COCO results JSON)") }
         guard iou > 0, iou <= 1 else { throw usageError("--iou must be in (0, 1], got \(iou)") }
         if let maxDetections, maxDetections < 1 { throw usageError("--max-detections must be at least 1") }
+        guard (0...1).contains(confidence) else { throw usageError("--confidence must be in [0, 1] (a detection confidence), got \(confidence)") }
     }
 
     func run() throws {
@@ -149,6 +150,11 @@ struct BenchEvaluateCommand: ParsableCommand {
 
     func validate() throws {
         guard images > 0, groundTruth > 0, detections >= 0, classes > 0, runs > 0 else { throw usageError("sizes and --runs must be positive") }
+        // Bounds that keep the generated input in memory (images × detections boxes are allocated up front).
+        guard images <= 1_000_000, groundTruth <= 10_000, detections <= 10_000, classes <= 10_000, runs <= 10_000,
+              images * (groundTruth + detections) <= 200_000_000 else {
+            throw usageError("at most 1,000,000 images, 10,000 boxes or detections per image, 10,000 classes and runs, and 2e8 boxes in all")
+        }
     }
 
     func run() throws {

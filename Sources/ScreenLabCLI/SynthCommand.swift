@@ -29,11 +29,11 @@ struct DataSynthCommand: ParsableCommand {
     @Option(help: "Screens in the contact sheet.") var sheetScreens: Int = 4
 
     func validate() throws {
-        guard count >= 1 else { throw usageError("--count must be at least 1 (got \(count))") }
+        guard (1...10_000_000).contains(count) else { throw usageError("--count must be in 1...10000000 (got \(count))") }
         guard ["yolo", "coco"].contains(format) else { throw usageError("--format must be yolo or coco (got '\(format)')") }
         guard scale == 1 || scale == 2 else { throw usageError("--scale must be 1 or 2 (got \(scale))") }
-        guard threads >= 1 else { throw usageError("--threads must be at least 1 (got \(threads))") }
-        if let apps, apps < 1 { throw usageError("--apps must be at least 1 (got \(apps))") }
+        guard (1...256).contains(threads) else { throw usageError("--threads must be in 1...256 (got \(threads))") }
+        if let apps, !(1...1_000_000).contains(apps) { throw usageError("--apps must be in 1...1000000 (got \(apps))") }
         guard (1...64).contains(sheetScreens) else { throw usageError("--sheet-screens must be in 1...64 (got \(sheetScreens))") }
     }
 

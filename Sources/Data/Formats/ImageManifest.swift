@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Imaging
 
 /// `manifest.tsv` beside a YOLO folder: one row per image with at least the columns
@@ -21,7 +22,7 @@ public struct ImageManifest {
 
     /// Nil when the file does not exist or lacks the width/height columns.
     public static func read(_ url: URL) throws -> ImageManifest? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard FileKind.of(url.path) != .missing else { return nil }  // a link loop or FIFO is reported, not skipped
         return try parse(try FileText.read(url), url: url)
     }
 
