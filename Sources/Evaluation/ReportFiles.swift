@@ -78,8 +78,8 @@ public enum ReportFiles {
     /// moved into `folder` once complete, so a failure (in the curves, say) leaves no new
     /// metrics.json beside an old report.
     @discardableResult
-    public static func write(_ outcome: EvaluationOutcome, to folder: URL) throws -> [String] {
-        let output = try OutputFolder(folder, existing: .merge)
+    public static func write(_ outcome: EvaluationOutcome, to folder: URL, notReplacing inputs: [URL] = []) throws -> [String] {
+        let output = try OutputFolder(folder, existing: .merge, notReplacing: inputs)
         var written: [String] = []
         func put(_ relative: String, _ text: String) throws {
             try output.write(text, to: relative)

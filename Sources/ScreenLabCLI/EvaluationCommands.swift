@@ -60,7 +60,8 @@ struct EvaluateCommand: ParsableCommand {
         let started = Date()
         let outcome = try job.run()
         let folder = URL(fileURLWithPath: out)
-        do { try ReportFiles.write(outcome, to: folder) } catch { throw failure("\(error)") }
+        let inputs = ([predictions, thresholds] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
+        do { try ReportFiles.write(outcome, to: folder, notReplacing: inputs) } catch { throw failure("\(error)") }
         outcome.warnings.forEach(warn)
         for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))

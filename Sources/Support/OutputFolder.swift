@@ -30,11 +30,15 @@ public final class OutputFolder {
     /// Where they are written until `commit()`.
     public let staging: URL
     private let existing: Existing
+    private let inputs: [URL]
     private let stagingIsInside: Bool
     private var removals: [String] = []
     private var finished = false
 
-    public init(_ destination: URL, existing: Existing) throws {
+    /// `inputs`: the command's input files, which a merge must not replace (a results file
+    /// kept inside the report folder under an output's name).
+    public init(_ destination: URL, existing: Existing, notReplacing inputs: [URL] = []) throws {
+        self.inputs = inputs
         var target = destination.standardizedFileURL
         if FileKind.of(target.path) == .symbolicLink {
             // `--out runs` where runs links to a bigger disk: write into the folder it names.
@@ -163,26 +167,43 @@ public final class OutputFolder {
         removeTree(staging.path)
     }
 
+    /// Every staged file is checked against what it would replace before the first one moves,
+    /// so a refused merge changes nothing.
     private func merge(from source: URL, into target: URL, relative: String) throws {
-        if FileKind.of(target.path) == .missing, mkdir(target.path, 0o755) != 0, errno != EEXIST {
-            throw FileWriteError(path: target.path, reason: "cannot create folder: \(String(cString: strerror(errno)))")
+        var moves: [(from: URL, to: URL)] = []
+        try plan(from: source, into: target, moves: &moves)
+        for move in moves {
+            let folder = move.to.deletingLastPathComponent()
+            if FileKind.of(folder.path) == .missing {
+                do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                    throw FileWriteError(path: folder.path, reason: "cannot create folder: \(AtomicFile.plainReason(error))")
+                }
+            }
+            guard rename(move.from.path, move.to.path) == 0 else {
+                throw FileWriteError(path: move.to.path, reason: "cannot move into place: \(String(cString: strerror(errno)))")
+            }
         }
-        guard FileKind.of(target.path) == .directory else {
-            throw FileWriteError(path: target.path, reason: "it is \(FileKind.of(target.path)), not a folder; outputs are not written through links or files")
+    }
+
+    private func plan(from source: URL, into target: URL, moves: inout [(from: URL, to: URL)]) throws {
+        let targetKind = FileKind.of(target.path)
+        guard targetKind == .missing || targetKind == .directory else {
+            throw FileWriteError(path: target.path, reason: "it is \(targetKind), not a folder; outputs are not written through links or files")
         }
         for name in try FileManager.default.contentsOfDirectory(atPath: source.path).sorted() {
             let from = source.appendingPathComponent(name), to = target.appendingPathComponent(name)
             if FileKind.of(from.path) == .directory {
-                try merge(from: from, into: to, relative: relative + name + "/")
+                try plan(from: from, into: to, moves: &moves)
                 continue
             }
             let existing = FileKind.of(to.path)
             guard existing == .missing || existing == .regularFile || (existing == .symbolicLink && FileKind.of(from.path) == .symbolicLink) else {
                 throw FileWriteError(path: to.path, reason: "it is \(existing); outputs replace only regular files")
             }
-            guard rename(from.path, to.path) == 0 else {
-                throw FileWriteError(path: to.path, reason: "cannot move into place: \(String(cString: strerror(errno)))")
+            if existing == .regularFile, let input = inputs.first(where: { FileKind.sameFile($0.path, to.path) }) {
+                throw FileWriteError(path: to.path, reason: "it is the input \(input.relativePath) of this command; write the output to another folder")
             }
+            moves.append((from, to))
         }
     }
 

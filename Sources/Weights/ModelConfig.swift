@@ -39,13 +39,13 @@ public struct ModelConfig: Equatable {
         let architectureMap = try reader.mapping(top["architecture"], key: "architecture", known: ["name", "options"])
         var options: [String: String] = [:]
         if let optionsNode = architectureMap["options"] {
-            guard let mapping = optionsNode.mapping else {
+            guard optionsNode.mapping != nil else {
                 throw reader.fail("architecture.options", optionsNode, "expected a mapping of option: value")
             }
-            for (key, value) in mapping {
-                let name = try reader.scalar(key, key: "architecture.options")
+            for (name, value) in try reader.entries(optionsNode, key: "architecture.options") {
                 options[name] = try reader.scalar(value, key: "architecture.options.\(name)")
             }
+
         }
         let architecture = ModelArchitecture(name: try reader.scalar(architectureMap["name"], key: "architecture.name"), options: options)
         let inputMap = try reader.mapping(top["input"], key: "input", known: ["width", "height", "channels"])
@@ -149,15 +149,27 @@ private struct ConfigReader {
 
     func mapping(_ node: Node?, key: String, known: Set<String>) throws -> [String: Node] {
         guard let node else { throw fail(key, nil, "missing") }
-        guard let mapping = node.mapping else { throw fail(key, node, "expected a mapping") }
+        guard node.mapping != nil else { throw fail(key, node, "expected a mapping") }
         var result: [String: Node] = [:]
-        for (keyNode, value) in mapping {
-            guard let name = keyNode.string else { throw fail(key, keyNode, "keys must be text") }
+        for (name, value) in try entries(node, key: key) {
             let path = key == "(document)" ? name : key + "." + name
-            guard known.contains(name) else { throw fail(path, keyNode, "unknown key (known: \(known.sorted().joined(separator: ", ")))") }
+            guard known.contains(name) else {
+                let keyNode = node.mapping?.first { $0.key.scalar?.string == name }?.key
+                throw fail(path, keyNode, "unknown key (known: \(known.sorted().joined(separator: ", ")))")
+            }
             result[name] = value
         }
         return result
+    }
+
+    /// Support's strict mapping reader: text keys, each at most once (a repeated key was
+    /// silently "last one wins").
+    func entries(_ node: Node, key: String) throws -> [(String, Node)] {
+        do {
+            return try YAMLValue(node: node, file: file, key: key == "(document)" ? "" : key).mapping().entries.map { ($0.key, $0.value.node) }
+        } catch let problem as YAMLError {
+            throw WeightsError.invalidConfig(file: file, key: problem.key ?? key, reason: problem.message + (problem.line.map { " (line \($0))" } ?? ""))
+        }
     }
 
     func sequence(_ node: Node?, key: String) throws -> [Node] {

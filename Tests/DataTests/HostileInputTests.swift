@@ -67,6 +67,16 @@ final class HostileInputTests: XCTestCase {
         XCTAssertThrowsError(try DatasetConfig.read(config)) { XCTAssertTrue("\($0)".contains("nested more than"), "\($0)") }
     }
 
+    func testARepeatedKeyInADatasetConfigOrDataYAMLIsAnError() throws {
+        let folder = try yoloCopy()
+        let config = folder.appendingPathComponent("config.yaml")
+        try "path: .\npath: ..\n".write(to: config, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try DatasetConfig.read(config)) { XCTAssertTrue("\($0)".contains("config.yaml:2: 'path': appears twice"), "\($0)") }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("classes.txt"))
+        try "names: [Text, Icon, Container]\nnames: [A, B, C]\n".write(to: folder.appendingPathComponent("data.yaml"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try YOLOReader.read(folder)) { XCTAssertTrue("\($0)".contains("data.yaml:2: 'names': appears twice"), "\($0)") }
+    }
+
     func testAHugeCOCOImageSizeIsRefusedNotOverflowed() throws {
         let url = try cocoCopy { json in
             var images = json["images"] as! [[String: Any]]

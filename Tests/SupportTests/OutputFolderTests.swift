@@ -69,6 +69,17 @@ final class OutputFolderTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path).sorted(), ["metrics.json", "notes.txt", "plots"])
     }
 
+    func testAMergeNeverReplacesAnInput() throws {
+        let destination = try temporaryFolder()
+        let input = destination.appendingPathComponent("metrics.json")
+        try "predictions".write(to: input, atomically: true, encoding: .utf8)
+        let output = try OutputFolder(destination, existing: .merge, notReplacing: [input])
+        try output.write("new", to: "metrics.json")
+        XCTAssertThrowsError(try output.commit()) { XCTAssertTrue("\($0)".contains("is the input"), "\($0)") }
+        XCTAssertEqual(try String(contentsOf: input, encoding: .utf8), "predictions")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path), ["metrics.json"], "staging left behind")
+    }
+
     func testAFolderOutputThatIsADeviceOrFileIsRefused() throws {
         XCTAssertThrowsError(try OutputFolder(URL(fileURLWithPath: "/dev/null"), existing: .merge)) { error in
             XCTAssertTrue("\(error)".contains("character device"), "\(error)")

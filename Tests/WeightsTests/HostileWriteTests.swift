@@ -48,6 +48,12 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    func testARepeatedKeyInAModelConfigIsAnError() {
+        let repeated = config.replacingOccurrences(of: "fpn_channels: 64,", with: "fpn_channels: 64, fpn_channels: 32,")
+        XCTAssertThrowsError(try ModelConfig.parse(repeated, file: "m.yaml")) { XCTAssertTrue("\($0)".contains("appears twice"), "\($0)") }
+        XCTAssertThrowsError(try ModelConfig.parse(config + "\nclasses: [A]\n", file: "m.yaml")) { XCTAssertTrue("\($0)".contains("appears twice"), "\($0)") }
+    }
+
     func testDeeplyNestedModelConfigIsAnError() {
         let deep = config + "\nextra: " + String(repeating: "[", count: 30_000)
         XCTAssertThrowsError(try ModelConfig.parse(deep, file: "m.yaml")) { XCTAssertTrue("\($0)".contains("nested more than"), "\($0)") }

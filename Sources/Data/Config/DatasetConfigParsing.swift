@@ -135,17 +135,26 @@ struct ConfigNodeReader {
 
     /// A mapping's entries by key; keys outside `allowed` and repeated keys are errors.
     func mapping(_ node: Node, key: String, allowed: [String]) throws -> [String: Node] {
-        guard let mapping = node.mapping else { throw error(node, key: key, "must be a mapping with keys \(allowed.joined(separator: ", "))") }
+        guard node.mapping != nil else { throw error(node, key: key, "must be a mapping with keys \(allowed.joined(separator: ", "))") }
+        // Support's strict mapping reader: text keys, each at most once.
+        let entries: YAMLMapping
+        do { entries = try YAMLValue(node: node, file: file, key: "").mapping() } catch let problem as YAMLError {
+            throw DatasetConfigError(file: problem.file, line: problem.line, key: problem.key, problem.message)
+        }
         var result: [String: Node] = [:]
-        for (keyNode, value) in mapping {
-            let name = try string(keyNode, key: key)
+        for (name, value) in entries.entries {
             guard allowed.contains(name) else {
-                throw error(keyNode, key: name, "unknown key\(key == "(top level)" ? "" : " in \(key)"); allowed: \(allowed.joined(separator: ", "))")
+                throw DatasetConfigError(file: file, line: keyLine(node, name), key: name,
+                                         "unknown key\(key == "(top level)" ? "" : " in \(key)"); allowed: \(allowed.joined(separator: ", "))")
             }
-            guard result[name] == nil else { throw error(keyNode, key: name, "appears twice") }
-            result[name] = value
+            result[name] = value.node
         }
         return result
+    }
+
+    /// The line of `name`'s key in a mapping node (errors point at the key, not its value).
+    func keyLine(_ node: Node, _ name: String) -> Int? {
+        node.mapping?.first { $0.key.scalar?.string == name }?.key.mark?.line
     }
 
     func string(_ node: Node, key: String) throws -> String {
