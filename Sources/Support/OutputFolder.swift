@@ -10,10 +10,10 @@ import Glibc
 ///   no absolute path, no empty, `.` or `..` component, no NUL — and no existing symbolic link
 ///   is followed on the way down, so a COCO `file_name: ../../x` or a split named `../../x`
 ///   cannot write outside the folder. The error names the offending value.
-/// - All or nothing: files go to a staging folder (a hidden sibling of the destination, or a
-///   hidden folder inside an existing destination) and reach the destination only in `commit()`:
-///   a new or empty destination is replaced by the staging folder in one rename; an existing
-///   one (`.merge`) receives each file by rename. A failure before `commit()` leaves the
+/// - All or nothing: files go to a staging folder (a hidden sibling of a new destination, or a
+///   hidden folder inside an existing one) and reach the destination only in `commit()`: a new
+///   destination is the staging folder renamed in one step; an existing one receives each file
+///   by rename, after every destination has been checked. A failure before `commit()` leaves the
 ///   destination as it was and the staging folder is removed, so a rerun is not refused as
 ///   "not empty".
 /// - Never replaces what is not a regular file (devices, FIFOs, links, folders) at a path.
@@ -55,7 +55,9 @@ public final class OutputFolder {
             throw FileWriteError(path: target.path, reason: "the folder is not empty; give a new or empty folder")
         }
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        stagingIsInside = kind == .directory && !contents.isEmpty
+        // An existing folder (even empty) is kept and filled, never removed and replaced: it may be
+        // the working folder of this process or of the user's shell.
+        stagingIsInside = kind == .directory
         if stagingIsInside {
             staging = target.appendingPathComponent(".screenlab-partial-\(tag)")
         } else {
@@ -148,8 +150,6 @@ public final class OutputFolder {
             let url = destination.appendingPathComponent(relative)
             if FileKind.of(url.path) == .regularFile { unlink(url.path) }
         }
-        let kind = FileKind.of(destination.path)
-        if kind == .directory, !stagingIsInside { rmdir(destination.path) }  // empty (checked at init); fails harmlessly if not
         if !stagingIsInside, FileKind.of(destination.path) == .missing {
             guard rename(staging.path, destination.path) == 0 else {
                 throw FileWriteError(path: destination.path, reason: "cannot move the finished output into place: \(String(cString: strerror(errno)))")
