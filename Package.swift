@@ -45,8 +45,8 @@ let package = Package(
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
 
-        // Shared utilities: atomic file writes, progress lines, seeded random numbers.
-        .target(name: "Support"),
+        // Shared utilities: input files, output folders, the YAML entry point, progress lines, seeded random numbers.
+        .target(name: "Support", dependencies: [.product(name: "Yams", package: "Yams")]),
 
         // Engine.
         .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings + vectorISASettings),

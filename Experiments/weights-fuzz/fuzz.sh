@@ -7,7 +7,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 SECONDS_TO_RUN=${1:-180}
 OUT=$HERE/build/fuzz FLAGS="-Onone -g -enable-testing -sanitize=fuzzer,address" sh "$HERE/build-modules.sh"
 swiftc -Onone -g -parse-as-library -sanitize=fuzzer,address -I "$HERE/build/fuzz" -L "$HERE/build/fuzz" \
-    -lWeights -lTensor -lSupport "$HERE/FuzzTarget.swift" -o "$HERE/build/fuzz/weights-fuzz"
+    -lWeights -lTensor -lSupport -lYams -lCYaml "$HERE/FuzzTarget.swift" -o "$HERE/build/fuzz/weights-fuzz"
 mkdir -p "$HERE/corpus"
 cp "$ROOT"/Tests/WeightsTests/Fixtures/*.slw "$ROOT"/Tests/WeightsTests/Fixtures/*.safetensors "$HERE/corpus/"
 cd "$HERE/build"

@@ -60,12 +60,15 @@ public struct COCOResultsReader {
         }
     }
 
+    /// Results files are read whole; beyond this they are not detections of a dataset.
+    public static let maximumFileBytes = 4 << 30
+
     public func read(_ url: URL, lenient: Bool) throws -> PredictionSet {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw EvaluationError.badPredictionFile(file: url.path, reason: "cannot read: \(error.localizedDescription)")
+        let bytes: [UInt8]
+        do { bytes = try ReadableFile.contents(of: url, maximumBytes: Self.maximumFileBytes) } catch let error as FileReadError {
+            throw EvaluationError.badPredictionFile(file: url.path, reason: "cannot read: \(error.reason)")
         }
-        return try parse(data, file: url.path, lenient: lenient)
+        return try bytes.withUnsafeBytes { try parse($0, file: url.path, lenient: lenient) }
     }
 
     public func parse(_ data: Data, file: String, lenient: Bool) throws -> PredictionSet {
@@ -138,6 +141,7 @@ public struct COCOResultsReader {
     private func decode(_ entry: ResultsEntry) throws -> (PredictedBox, Bool) {
         let image = try resolveImage(entry.imageID)
         let (classIndex, numericIndex) = try resolveClass(entry.categoryID)
+        try checkScoreRange(entry.score)
         let b = entry.box
         return (PredictedBox(imageIndex: image, classIndex: classIndex, box: BoundingBox(x: b.x, y: b.y, width: b.width, height: b.height),
                              score: entry.score), numericIndex)
@@ -166,8 +170,18 @@ public struct COCOResultsReader {
         guard let score = entry["score"]!.doubleValue, score.isFinite else {
             throw EntryProblem(kind: "bad score", message: "score must be a finite number, got \(entry["score"]!.shortDescription)")
         }
+        try checkScoreRange(score)
         let box = BoundingBox(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
         return (PredictedBox(imageIndex: image, classIndex: classIndex, box: box, score: score), numericIndex)
+    }
+
+    /// Scores are confidences: thresholds picked from them are checked to lie in [0, 1] (and
+    /// weights files store them as such), so a logit of 2.5 is refused here rather than becoming
+    /// a threshold that no later reader accepts.
+    private func checkScoreRange(_ score: Double) throws {
+        guard (0...1).contains(score) else {
+            throw EntryProblem(kind: "score out of range", message: "score must be a confidence in [0, 1], got \(score) (apply a sigmoid to logits)")
+        }
     }
 
     private func resolveImage(_ value: JSONValue) throws -> Int {

@@ -1,5 +1,6 @@
 import Data
 import Foundation
+import Support
 
 /// The contents of `metrics.json`: what `thresholds pick` and `compare` read back.
 public struct EvaluationReport: Equatable, Codable {
@@ -189,8 +190,10 @@ public struct EvaluationReport: Equatable, Codable {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
             url = url.appendingPathComponent("metrics.json")
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw EvaluationError.badReport(path: url.path, reason: "not found; pass a folder written by `screenlab evaluate --out`")
+        let data: Data
+        do { data = Data(try ReadableFile.contents(of: url, maximumBytes: 256 << 20)) } catch let error as FileReadError {
+            let hint = error.kind == .notFound ? "; pass a folder written by `screenlab evaluate --out`" : ""
+            throw EvaluationError.badReport(path: url.path, reason: "\(error.reason)\(hint)")
         }
         do {
             return (try JSONDecoder().decode(EvaluationReport.self, from: data), url.deletingLastPathComponent())

@@ -34,8 +34,9 @@ public enum ReportFiles {
 
     /// Reads a curve CSV written by `curveCSV`, recomputing P/R/F1 from the counts.
     public static func readCurveCSV(_ url: URL, groundTruthCount: Int) throws -> OperatingCurve {
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            throw EvaluationError.badReport(path: url.path, reason: "curve file not found or unreadable")
+        let text: String
+        do { text = try ReadableFile.text(of: url) } catch let error as FileReadError {
+            throw EvaluationError.badReport(path: url.path, reason: "curve file: \(error.reason)")
         }
         let lines = text.split(whereSeparator: \.isNewline)
         guard lines.first == "confidence,true_positives,false_positives,precision,recall,f1" else {
@@ -47,6 +48,13 @@ public enum ReportFiles {
             guard fields.count == 6, let confidence = Double(fields[0]), confidence.isFinite,
                   let tp = Int(fields[1]), let fp = Int(fields[2]), tp >= 0, fp >= 0 else {
                 throw EvaluationError.badReport(path: url.path, reason: "line \(number + 1): expected confidence,tp,fp,precision,recall,f1")
+            }
+            // A hand-edited −2 would otherwise become a threshold of −2.
+            guard (0...1).contains(confidence) else {
+                throw EvaluationError.badReport(path: url.path, reason: "line \(number + 1): confidence \(fields[0]) is outside [0, 1]; curves hold detection confidences")
+            }
+            guard tp <= groundTruthCount else {
+                throw EvaluationError.badReport(path: url.path, reason: "line \(number + 1): \(tp) true positives but the class has \(groundTruthCount) ground-truth boxes")
             }
             points.append(OperatingPoint(confidence: confidence, truePositives: tp, falsePositives: fp, groundTruthCount: groundTruthCount))
         }
@@ -66,16 +74,19 @@ public enum ReportFiles {
     }
 
     /// Writes metrics.json, report.md, report.html, curves/*.csv, confusion CSVs and plots/*.svg.
-    /// Returns the paths written, relative to `folder`.
+    /// Returns the paths written, relative to `folder`. All or nothing: everything is staged and
+    /// moved into `folder` once complete, so a failure (in the curves, say) leaves no new
+    /// metrics.json beside an old report.
     @discardableResult
-    public static func write(_ outcome: EvaluationOutcome, to folder: URL) throws -> [String] {
+    public static func write(_ outcome: EvaluationOutcome, to folder: URL, notReplacing inputs: [URL] = []) throws -> [String] {
+        let output = try OutputFolder(folder, existing: .merge, notReplacing: inputs)
         var written: [String] = []
         func put(_ relative: String, _ text: String) throws {
-            try AtomicFile.write(text, to: folder.appendingPathComponent(relative))
+            try output.write(text, to: relative)
             written.append(relative)
         }
         let report = outcome.report
-        try AtomicFile.write(try report.jsonData() + Data("\n".utf8), to: folder.appendingPathComponent("metrics.json"))
+        try output.write(try report.jsonData() + Data("\n".utf8), to: "metrics.json")
         written.append("metrics.json")
         for (c, evaluation) in outcome.result.classes.enumerated() {
             try put(report.classes[c].curveCSV, curveCSV(evaluation.curve))
@@ -87,6 +98,7 @@ public enum ReportFiles {
         for (name, svg) in charts { try put("plots/\(name).svg", svg) }
         try put("report.md", ReportMarkdown.render(outcome))
         try put("report.html", ReportHTML.render(outcome, charts: charts))
+        try output.commit()
         return written
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import Support
 
 /// `thresholds.yaml`: per-class confidences with the precision/recall/F1 they had on the split
 /// they were picked on (so a later report on another split can be compared with them).
@@ -33,7 +33,7 @@ public struct ThresholdFile: Equatable {
     public func entry(named name: String) -> Entry? { classes.first { $0.name == name } }
 
     public func yaml() -> String {
-        func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        func q(_ s: String) -> String { ThresholdFile.doubleQuoted(s) }
         func n(_ v: Double?) -> String { v.map { "\($0)" } ?? "null" }
         var out = "# Per-class confidence thresholds written by `screenlab thresholds pick`.\n"
         out += "# precision/recall/f1 are on the split the thresholds were picked on (picked_on).\n"
@@ -50,52 +50,64 @@ public struct ThresholdFile: Equatable {
         return out
     }
 
-    public static func load(_ url: URL) throws -> ThresholdFile {
-        let file = url.path
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
-            throw EvaluationError.badThresholds(file: file, reason: "cannot read the file")
-        }
-        let root: Any?
-        do { root = try Yams.load(yaml: text) } catch {
-            throw EvaluationError.badThresholds(file: file, reason: "not valid YAML: \(error)")
-        }
-        guard let top = root as? [String: Any] else {
-            throw EvaluationError.badThresholds(file: file, reason: "expected a mapping with strategy, iou_threshold, report, picked_on and classes")
-        }
-        try checkKeys(top, allowed: ["strategy", "iou_threshold", "report", "picked_on", "classes"], at: "top level", file: file)
-        guard let strategy = top["strategy"] as? String else { throw missing("strategy", file) }
-        guard let iou = number(top["iou_threshold"]) else { throw missing("iou_threshold", file) }
-        guard let picked = top["picked_on"] as? [String: Any], let dataset = picked["dataset"] as? String else { throw missing("picked_on.dataset", file) }
-        try checkKeys(picked, allowed: ["dataset", "config", "split"], at: "picked_on", file: file)
-        guard let list = top["classes"] as? [Any] else { throw missing("classes", file) }
-        var entries: [Entry] = []
-        for (i, item) in list.enumerated() {
-            guard let e = item as? [String: Any], let name = e["name"] as? String else { throw missing("classes[\(i)].name", file) }
-            try checkKeys(e, allowed: ["name", "confidence", "precision", "recall", "f1", "fallback", "note"], at: "classes[\(i)] (\(name))", file: file)
-            let confidence = number(e["confidence"])
-            if e["confidence"] != nil, !(e["confidence"] is NSNull), confidence == nil || !(confidence!.isFinite) {
-                throw EvaluationError.badThresholds(file: file, reason: "classes[\(i)] (\(name)): confidence must be a finite number or null")
+    /// Reads a thresholds file strictly (Support's YAML entry point): unknown or repeated keys,
+    /// a confidence, precision, recall or F1 outside [0, 1], an IoU outside (0, 1] (or NaN) and a
+    /// class listed twice are errors naming the file, line and key.
+    /// A YAML double-quoted scalar that reads back as exactly `text`: backslash, quote and every
+    /// control character escaped (a raw line break inside quotes would fold into a space).
+    static func doubleQuoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
-            entries.append(Entry(name: name, confidence: confidence, precision: number(e["precision"]), recall: number(e["recall"]),
-                                 f1: number(e["f1"]), fallback: e["fallback"] as? Bool ?? false, note: e["note"] as? String))
         }
-        return ThresholdFile(strategy: strategy, iouThreshold: iou, pickedOn: .init(dataset: dataset, split: picked["split"] as? String, config: picked["config"] as? String),
-                             report: top["report"] as? String ?? "", classes: entries)
+        return out + "\""
     }
 
-    static func number(_ value: Any?) -> Double? {
-        if let d = value as? Double { return d }
-        if let i = value as? Int { return Double(i) }
-        return nil
+    public static func load(_ url: URL) throws -> ThresholdFile {
+        do { return try decode(try YAMLDocument.load(url), file: url.path) } catch let error as YAMLError { throw badThresholds(error) }
     }
 
-    static func missing(_ key: String, _ file: String) -> EvaluationError {
-        .badThresholds(file: file, reason: "missing or invalid key '\(key)'")
+    /// The same from text (tests, the fuzzer).
+    public static func parse(_ text: String, file: String) throws -> ThresholdFile {
+        do { return try decode(try YAMLDocument.parse(text, file: file), file: file) } catch let error as YAMLError { throw badThresholds(error) }
     }
 
-    static func checkKeys(_ map: [String: Any], allowed: Set<String>, at place: String, file: String) throws {
-        if let unknown = map.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw EvaluationError.badThresholds(file: file, reason: "unknown key '\(unknown)' at \(place); allowed: \(allowed.sorted().joined(separator: ", "))")
+    static func badThresholds(_ error: YAMLError) -> EvaluationError {
+        .badThresholds(file: error.file, reason: "\(error.line.map { "line \($0): " } ?? "")\(error.key.map { "'\($0)': " } ?? "")\(error.message)")
+    }
+
+    static func decode(_ document: YAMLValue?, file: String) throws -> ThresholdFile {
+        guard let root = document else {
+            throw YAMLError(file: file, line: nil, key: nil, "empty file; expected strategy, iou_threshold, picked_on and classes")
         }
+        let top = try root.mapping(allowed: ["strategy", "iou_threshold", "report", "picked_on", "classes"])
+        let picked = try top.required("picked_on").mapping(allowed: ["dataset", "config", "split"])
+        var entries: [Entry] = []
+        for item in try top.required("classes").list() {
+            let e = try item.mapping(allowed: ["name", "confidence", "precision", "recall", "f1", "fallback", "note"])
+            let name = try e.required("name").string()
+            if entries.contains(where: { $0.name == name }) { throw item.error("class '\(name)' is listed twice; keep one entry") }
+            func unit(_ key: String) throws -> Double? { try e.optional(key)?.double(in: 0...1) }
+            entries.append(Entry(name: name, confidence: try unit("confidence"), precision: try unit("precision"), recall: try unit("recall"),
+                                 f1: try unit("f1"), fallback: try e.optional("fallback")?.bool() ?? false, note: try e.optional("note")?.scalarText()))
+        }
+        let iou = try top.required("iou_threshold").double(in: 0...1)
+        guard iou > 0 else { throw try top.required("iou_threshold").error("is 0; an IoU threshold must lie in (0, 1]") }
+        return ThresholdFile(strategy: try top.required("strategy").string(), iouThreshold: iou,
+                             pickedOn: .init(dataset: try picked.required("dataset").string(), split: try picked.optional("split")?.string(),
+                                             config: try picked.optional("config")?.string()),
+                             report: try top.optional("report")?.scalarText() ?? "", classes: entries)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 extension ThresholdFile {
     /// Picks one confidence per class from a report folder's curves (`screenlab thresholds pick`).
@@ -8,6 +9,11 @@ extension ThresholdFile {
         var entries: [Entry] = []
         var warnings: [String] = []
         for c in report.classes {
+            // curve_csv comes from the report's metrics.json: it must name a file inside the report.
+            guard (try? OutputFolder.components(of: c.curveCSV)) != nil else {
+                throw EvaluationError.badReport(path: folder.appendingPathComponent("metrics.json").path,
+                                                reason: "class '\(c.name)': curve_csv '\(c.curveCSV)' is not a path inside the report folder")
+            }
             let curve = try ReportFiles.readCurveCSV(folder.appendingPathComponent(c.curveCSV), groundTruthCount: c.groundTruth)
             let picked = ThresholdPicker.pick(curve, className: c.name, strategy: strategy, split: report.data.description)
             if picked.fellBack || picked.point == nil, let note = picked.note { warnings.append("\(c.name): \(note)") }

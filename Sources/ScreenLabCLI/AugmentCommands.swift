@@ -72,18 +72,24 @@ struct AugmentPreviewCommand: ParsableCommand {
 
     func run() throws {
         guard let data = loader.data else { throw usageError("--data is required (a dataset config, YOLO folder or COCO JSON)") }
-        guard count > 0, columns > 0, perSheet > 0, epoch >= 0 else { throw usageError("--count, --columns and --per-sheet must be positive") }
+        guard (1...10_000).contains(count), (1...64).contains(columns), (1...1024).contains(perSheet), (0...1_000_000).contains(epoch) else {
+            throw usageError("--count must be in 1...10000, --columns in 1...64, --per-sheet in 1...1024, --epoch in 0...1000000")
+        }
         let (dataset, split) = try LoaderArguments.load(data)
         let dataLoader = try loader.makeLoader(dataset, split: split, batchSize: 1, workers: 0)
         let sheets = try AugmentPreview.sheets(dataLoader, classNames: dataset.classes, count: count, columns: columns,
                                                perSheet: perSheet, epoch: epoch)
         let name = URL(fileURLWithPath: loader.preset).deletingPathExtension().lastPathComponent
+        let output: OutputFolder
+        do { output = try OutputFolder(URL(fileURLWithPath: out), existing: .merge) } catch { throw failure("\(error)") }
+        var written: [String] = []
         for (index, sheet) in sheets.enumerated() {
             let file = sheets.count == 1 ? "augment-preview-\(name).png" : "augment-preview-\(name)-\(index + 1).png"
-            let url = URL(fileURLWithPath: out).appendingPathComponent(file)
-            try AtomicFile.write(try ImageIO.encodePNG(sheet), to: url)
-            print("wrote \(url.path) (\(sheet.width)×\(sheet.height))")
+            do { try output.write(try ImageIO.encodePNG(sheet), to: file) } catch { throw failure("\(error)") }
+            written.append("wrote \(output.destination.appendingPathComponent(file).path) (\(sheet.width)×\(sheet.height))")
         }
+        do { try output.commit() } catch { throw failure("\(error)") }
+        written.forEach { print($0) }
     }
 }
 

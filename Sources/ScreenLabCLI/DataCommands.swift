@@ -35,6 +35,7 @@ struct DataCheckCommand: ParsableCommand {
     @Option(help: "Print at most this many problems per type (all by default).") var maxPerType: Int?
 
     func validate() throws {
+        if let maxPerType, maxPerType < 0 { throw usageError("--max-per-type must be 0 or more (got \(maxPerType))") }
         if fix && out == nil { throw usageError("--fix needs --out DIR (a new folder; the original is never edited)") }
         if out != nil && !fix { throw usageError("--out is only used with --fix") }
     }
@@ -113,6 +114,14 @@ struct DataSplitCommand: ParsableCommand {
     @Option(help: "Split names, one per fraction.") var names: String = "train,val,test"
     @Option(help: "Output folder (new or empty).") var out: String
 
+    func validate() throws {
+        for name in names.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", !name.hasPrefix(".") else {
+                throw usageError("--names: '\(name)' is not a split name (each becomes splits/NAME.txt: no '/', no leading '.', not empty)")
+            }
+        }
+    }
+
     func run() throws {
         guard let unit = DatasetSplitter.Unit(rawValue: by) else { throw usageError("--by must be group or image, not '\(by)'") }
         let parsed = fractions.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -122,7 +131,7 @@ struct DataSplitCommand: ParsableCommand {
         printNotes(data)
         do {
             data.splits = try DatasetSplitter.split(data, names: splitNames, fractions: parsed.map { $0! }, by: unit, seed: seed)
-            try DatasetFixer.write(data, sourceFormat: .yolo, to: URL(fileURLWithPath: out), showProgress: true)
+            try DatasetFixer.writeNew(data, format: .yolo, to: URL(fileURLWithPath: out), showProgress: true)
         } catch { throw failure("\(error)") }
         let groups = splitNames.map { name in Set(data.splits[name]!.compactMap { data.samples[$0].group }).count }
         print("split \(data.samples.count) images by \(unit.rawValue) with seed \(seed): "
@@ -146,20 +155,18 @@ struct DataConvertCommand: ParsableCommand {
     @Option(help: "Output folder (new or empty).") var out: String
     @Flag(help: "Copy images into a YOLO output instead of linking them.") var copyImages = false
 
+    func validate() throws {
+        guard ["yolo", "coco"].contains(to) else { throw usageError("--to must be yolo or coco, not '\(to)'") }
+    }
+
     func run() throws {
         let data = try loadDataset(dataset)
         printNotes(data)
         let folder = URL(fileURLWithPath: out)
-        if let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !contents.isEmpty {
-            throw failure("\(out) is not empty; give a new folder")
-        }
         do {
-            switch to {
-            case "yolo": try YOLOWriter.write(data, to: folder, images: copyImages ? .copy : .symlink, showProgress: true)
-            case "coco": try COCOWriter.write(data, to: folder.appendingPathComponent("annotations.json"))
-            default: throw usageError("--to must be yolo or coco, not '\(to)'")
-            }
-        } catch let error as ValidationError { throw error } catch let error as CommandFailure { throw error } catch { throw failure("\(error)") }
+            try DatasetFixer.writeNew(data, format: to == "coco" ? .coco : .yolo, to: folder, images: copyImages ? .copy : .symlink,
+                                      showProgress: true)
+        } catch { throw failure("\(error)") }
         print("wrote \(data.samples.count) images, \(data.samples.reduce(0) { $0 + $1.annotations.count }) boxes, "
               + "\(data.classes.count) classes as \(to) to \(out)")
     }

@@ -42,6 +42,7 @@ struct EvaluateCommand: ParsableCommand {
         guard predictions != nil else { throw usageError("give --predictions FILE (COCO results JSON)") }
         guard iou > 0, iou <= 1 else { throw usageError("--iou must be in (0, 1], got \(iou)") }
         if let maxDetections, maxDetections < 1 { throw usageError("--max-detections must be at least 1") }
+        guard (0...1).contains(confidence) else { throw usageError("--confidence must be in [0, 1] (a detection confidence), got \(confidence)") }
     }
 
     func run() throws {
@@ -60,7 +61,8 @@ struct EvaluateCommand: ParsableCommand {
         let started = Date()
         let outcome = try job.run()
         let folder = URL(fileURLWithPath: out)
-        try ReportFiles.write(outcome, to: folder)
+        let inputs = ([predictions, thresholds] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
+        do { try ReportFiles.write(outcome, to: folder, notReplacing: inputs) } catch { throw failure("\(error)") }
         outcome.warnings.forEach(warn)
         for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))
@@ -91,7 +93,9 @@ struct ThresholdsPickCommand: ParsableCommand {
     func run() throws {
         let parsed = try ThresholdStrategy(parsing: strategy)
         let (file, warnings) = try ThresholdFile.pick(fromReport: report, strategy: parsed)
-        try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out))
+        do {
+            try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out))
+        } catch { throw failure("\(error)") }
         warnings.forEach(warn)
         let width = max(5, file.classes.map(\.name.count).max() ?? 5)
         print("Thresholds (\(parsed)) picked on \(file.pickedOn.description):")
@@ -117,8 +121,12 @@ struct CompareCommand: ParsableCommand {
         let comparison = try ReportComparison(paths: reports)
         print(comparison.terminal(color: useColor), terminator: "")
         let folder = URL(fileURLWithPath: out)
-        try AtomicFile.write(comparison.markdown(), to: folder.appendingPathComponent("compare.md"))
-        try AtomicFile.write(comparison.html(), to: folder.appendingPathComponent("compare.html"))
+        do {
+            let output = try OutputFolder(folder, existing: .merge)
+            try output.write(comparison.markdown(), to: "compare.md")
+            try output.write(comparison.html(), to: "compare.html")
+            try output.commit()
+        } catch { throw failure("\(error)") }
         print("wrote \(folder.appendingPathComponent("compare.md").path) and compare.html")
     }
 }
@@ -144,6 +152,11 @@ struct BenchEvaluateCommand: ParsableCommand {
 
     func validate() throws {
         guard images > 0, groundTruth > 0, detections >= 0, classes > 0, runs > 0 else { throw usageError("sizes and --runs must be positive") }
+        // Bounds that keep the generated input in memory (images × detections boxes are allocated up front).
+        guard images <= 1_000_000, groundTruth <= 10_000, detections <= 10_000, classes <= 10_000, runs <= 10_000,
+              images * (groundTruth + detections) <= 200_000_000 else {
+            throw usageError("at most 1,000,000 images, 10,000 boxes or detections per image, 10,000 classes and runs, and 2e8 boxes in all")
+        }
     }
 
     func run() throws {

@@ -29,35 +29,36 @@ struct DataSynthCommand: ParsableCommand {
     @Option(help: "Screens in the contact sheet.") var sheetScreens: Int = 4
 
     func validate() throws {
-        guard count >= 1 else { throw usageError("--count must be at least 1 (got \(count))") }
+        guard (1...10_000_000).contains(count) else { throw usageError("--count must be in 1...10000000 (got \(count))") }
         guard ["yolo", "coco"].contains(format) else { throw usageError("--format must be yolo or coco (got '\(format)')") }
         guard scale == 1 || scale == 2 else { throw usageError("--scale must be 1 or 2 (got \(scale))") }
-        guard threads >= 1 else { throw usageError("--threads must be at least 1 (got \(threads))") }
-        if let apps, apps < 1 { throw usageError("--apps must be at least 1 (got \(apps))") }
+        guard (1...256).contains(threads) else { throw usageError("--threads must be in 1...256 (got \(threads))") }
+        if let apps, !(1...1_000_000).contains(apps) { throw usageError("--apps must be in 1...1000000 (got \(apps))") }
         guard (1...64).contains(sheetScreens) else { throw usageError("--sheet-screens must be in 1...64 (got \(sheetScreens))") }
     }
 
     func run() throws {
         let outURL = URL(fileURLWithPath: out)
-        let existing = (try? FileManager.default.contentsOfDirectory(atPath: outURL.path)) ?? []
-        guard existing.isEmpty else {
-            throw failure("\(out) is not empty; choose a new or empty folder (stale images or labels would mix with the new set)")
-        }
         let config = SyntheticConfig(seed: seed, scale: scale, appCount: apps ?? max(3, count / 12), dialogProbability: dialogProbability)
         let generator: SyntheticScreenGenerator
         let splits: [String: [Int]]
         var dataset: Dataset
         do {
+            // Rendered into a staging folder and moved into place when complete: an interrupted or
+            // failed run leaves no half-written dataset (stale images would mix with a rerun's).
+            let output = try OutputFolder(outURL, existing: .mustBeEmpty)
             generator = try SyntheticScreenGenerator(config: config)
             _ = try generator.appSplits(of: [], valFraction: valFraction, testFraction: testFraction)  // reject bad fractions before rendering
             let progress = ProgressLine("synth", total: count, unit: "screens")
             let clock = Stopwatch()
-            dataset = try generator.dataset(count: count, outputFolder: outURL, threads: threads, progress: progress)
+            dataset = try generator.dataset(count: count, outputFolder: output.staging, threads: threads, progress: progress)
             progress.finish()
             let seconds = clock.seconds
             splits = try generator.appSplits(of: dataset.samples, valFraction: valFraction, testFraction: testFraction)
             dataset.splits = splits
-            if format == "yolo" { try YOLOWriter.write(dataset, to: outURL) } else { try COCOWriter.write(dataset, to: outURL.appendingPathComponent("annotations.json")) }
+            dataset.root = output.destination  // where the images will be once committed
+            if format == "yolo" { try YOLOWriter.write(dataset, into: output) } else { try COCOWriter.write(dataset, into: output) }
+            try output.commit()
             print(String(format: "rendered and wrote %d screens in %.2f s: %.1f screens/s with %d thread%@", count, seconds,
                          Double(count) / max(seconds, 1e-9), threads, threads == 1 ? "" : "s"))
         } catch let error as ValidationError { throw error } catch let error as CommandFailure { throw error } catch { throw failure("\(error)") }

@@ -34,6 +34,7 @@ struct WeightsInspectCommand: ParsableCommand {
         let start = clock.now
         let cpuStart = threadCPUMilliseconds()
         let weights = try reportingErrors { try WeightsFile.read(contentsOf: url) }
+        try reportingErrors { try weights.checkFinite(file: url.relativePath) }
         let cpu = threadCPUMilliseconds() - cpuStart
         let elapsed = clock.now - start
         print(WeightsReport.text(weights, loadMilliseconds: elapsed.milliseconds, cpuMilliseconds: cpu))
@@ -48,8 +49,12 @@ struct WeightsExportCommand: ParsableCommand {
     @Option(name: .customLong("safetensors"), help: "The safetensors file to write.") var output: String
 
     func run() throws {
-        let weights = try reportingErrors { try WeightsFile.read(contentsOf: URL(fileURLWithPath: file)) }
-        try reportingErrors { try weights.safetensors().write(to: URL(fileURLWithPath: output)) }
+        let weights = try reportingErrors { () -> WeightsFile in
+            let weights = try WeightsFile.read(contentsOf: URL(fileURLWithPath: file))
+            try weights.checkFinite(file: file)
+            return weights
+        }
+        try reportingErrors { try weights.safetensors().write(to: URL(fileURLWithPath: output), notReplacing: [URL(fileURLWithPath: file)]) }
         print("wrote \(output): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, header in __metadata__")
     }
 }
@@ -66,6 +71,7 @@ struct WeightsImportCommand: ParsableCommand {
         let (weights, checkedShapes) = try reportingErrors { () -> (WeightsFile, Bool) in
             let config = try ModelConfig.load(contentsOf: URL(fileURLWithPath: model))
             let safetensors = try SafetensorsFile.read(contentsOf: URL(fileURLWithPath: input))
+            try safetensors.checkFinite(file: input)
             let expected: [(name: String, shape: [Int])]?
             do {
                 expected = try ReferenceDetector.expectedState(architecture: config.architecture.name,
@@ -75,7 +81,7 @@ struct WeightsImportCommand: ParsableCommand {
             }
             let imported = try WeightsFile.importing(safetensors, file: input, config: config, configFile: model,
                                                      expected: expected, created: Provenance.timestamp())
-            try imported.write(to: URL(fileURLWithPath: out))
+            try imported.write(to: URL(fileURLWithPath: out), notReplacing: [URL(fileURLWithPath: input), URL(fileURLWithPath: model)])
             return (imported, expected != nil)
         }
         print("wrote \(out): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, "
@@ -106,9 +112,10 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
         let picked = try reportingErrors { try pickedThresholds(thresholds) }
         let updated = try reportingErrors { () -> WeightsFile in
             let weights = try WeightsFile.read(contentsOf: input)
+            try weights.checkFinite(file: file)
             let updated = try weights.settingThresholds(try picked.headerThresholds(forClasses: weights.header.classes),
                                                         file: output.relativePath)
-            try updated.write(to: output)
+            try updated.write(to: output, notReplacing: [input, URL(fileURLWithPath: thresholds)])
             return updated
         }
         let set = updated.header.thresholds ?? []

@@ -19,6 +19,11 @@ public struct SafetensorsFile {
     /// The reference implementation refuses headers above 100 MB; so do we, before allocating.
     static let maximumHeaderLength: UInt64 = 100_000_000
 
+    /// Refuses NaN and infinite values, naming the tensor (see `FiniteValues`).
+    public func checkFinite(file: String) throws {
+        for (name, tensor) in tensors { try FiniteValues.check(tensor, name: name, file: file) }
+    }
+
     public func encoded() -> [UInt8] {
         var members: [(key: String, value: JSONValue)] = []
         if !metadata.isEmpty {
@@ -51,7 +56,11 @@ public struct SafetensorsFile {
         return output
     }
 
-    public func write(to url: URL) throws { try AtomicFile.write(Data(encoded()), to: url) }
+    /// `notReplacing`: the command's inputs, which the output must not overwrite.
+    public func write(to url: URL, notReplacing inputs: [URL] = []) throws {
+        try AtomicFile.checkReplaceable(url, notReplacing: inputs)
+        try AtomicFile.write(Data(encoded()), to: url, notReplacing: inputs)
+    }
 
     /// Reads a safetensors file: the 8-byte header length first, checked against the file
     /// size (and against the signatures of files that are not safetensors), then the rest in

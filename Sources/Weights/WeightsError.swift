@@ -29,6 +29,8 @@ public enum WeightsError: Error, Equatable, CustomStringConvertible {
     case invalidConfig(file: String, key: String, reason: String)
     case invalidThresholds(file: String, key: String, reason: String)
     case invalidContent(file: String, reason: String)
+    /// A NaN or infinite value: a model that diverged in training, or a damaged file.
+    case nonFiniteTensor(file: String, tensor: String, index: Int, value: Float)
 
     public var description: String {
         switch self {
@@ -84,6 +86,9 @@ public enum WeightsError: Error, Equatable, CustomStringConvertible {
             return "\(file): \(key): \(reason)"
         case let .invalidContent(file, reason):
             return "\(file): cannot write: \(reason)"
+        case let .nonFiniteTensor(file, tensor, index, value):
+            return "\(file): tensor \(tensor) holds \(value) at element \(index); weights must be finite numbers "
+                + "(did training diverge?): use an earlier checkpoint or retrain"
         }
     }
 }

@@ -93,18 +93,22 @@ extension WeightsFile {
         }
     }
 
-    /// Reads a file and checks it against the model's tensor names and shapes.
+    /// Reads a file and checks it against the model's tensor names and shapes, and that every
+    /// value is finite.
     public static func load(contentsOf url: URL, expectedShapes: [String: [Int]]) throws -> WeightsFile {
         let weights = try read(contentsOf: url)
         try weights.validate(expectedShapes: expectedShapes, file: url.relativePath)
+        try weights.checkFinite(file: url.relativePath)
         return weights
     }
 
     /// Writes the file atomically (temporary file, fsync, rename), in the oldest format
     /// version that holds its header so older ScreenLabs can read it.
-    public func write(to url: URL) throws {
+    /// `notReplacing`: the command's inputs, which the output must not overwrite.
+    public func write(to url: URL, notReplacing inputs: [URL] = []) throws {
+        try AtomicFile.checkReplaceable(url, notReplacing: inputs)
         let bytes = try WeightsFormat.encode(self, file: url.relativePath)
-        try AtomicFile.write(Data(bytes), to: url)
+        try AtomicFile.write(Data(bytes), to: url, notReplacing: inputs)
     }
 
     /// The same weights (tensors shared, not copied) with new thresholds, stored in class

@@ -22,13 +22,13 @@ final class COCOResultsReaderTests: XCTestCase {
         [{"image_id": 42, "category_id": 8, "bbox": [1, 2, 3, 4], "score": 0.5},
          {"image_id": "home.png", "category_id": "Text", "bbox": [1.5, 2, 3, 4], "score": 0.25, "id": 9, "area": 12},
          {"image_id": "settings", "category_id": "icon", "bbox": [0, 0, 0, 0], "score": 1},
-         {"image_id": "images/home.png", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 2.5}]
+         {"image_id": "images/home.png", "category_id": 3, "bbox": [0, 0, 1, 1], "score": 0.75}]
         """)
         XCTAssertEqual(set.predictions, [
             PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 1, y: 2, width: 3, height: 4), score: 0.5),
             PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 1.5, y: 2, width: 3, height: 4), score: 0.25),
             PredictedBox(imageIndex: 1, classIndex: 1, box: BoundingBox(x: 0, y: 0, width: 0, height: 0), score: 1),
-            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: 2.5),
+            PredictedBox(imageIndex: 0, classIndex: 0, box: BoundingBox(x: 0, y: 0, width: 1, height: 1), score: 0.75),
         ])
         XCTAssertEqual(set.skippedCount, 0)
     }

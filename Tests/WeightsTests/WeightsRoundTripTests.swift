@@ -127,7 +127,9 @@ final class WeightsRoundTripTests: XCTestCase {
     func testLoadChecksShapesFromDisk() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(getpid()).slw")
         defer { try? FileManager.default.removeItem(at: url) }
-        try Sample.file().write(to: url)
+        var finite = Sample.file()  // load refuses the sample's infinities (HostileInputTests)
+        finite.tensors[0].tensor = try Tensor(zeros: finite.tensors[0].tensor.shape)
+        try finite.write(to: url)
         var shapes = Dictionary(Sample.tensors().map { ($0.name, $0.tensor.shape) }, uniquingKeysWith: { a, _ in a })
         XCTAssertEqual(try WeightsFile.load(contentsOf: url, expectedShapes: shapes).tensors.count, 5)
         shapes["scale"] = [1]

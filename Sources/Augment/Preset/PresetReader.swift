@@ -1,16 +1,13 @@
 import Data
 import Foundation
+import Support
 import Yams
 
 extension AugmentPreset {
     /// Reads a preset file; unknown keys, wrong types and out-of-range values are errors
     /// naming the file, line and key (a typo must never silently fall back to a default).
     public static func load(from url: URL) throws -> AugmentPreset {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw PresetError(file: url.path, line: nil, message: "cannot read the preset: \(error.localizedDescription)")
-        }
-        return try parse(yaml: text, file: url.path)
+        do { return try parse(try YAMLDocument.load(url), file: url.path) } catch let error as YAMLError { throw PresetError(error) }
     }
 
     /// Resolves `NAME` to `Configs/augment/NAME.yaml` under `root`, or takes a path to a .yaml file as is.
@@ -56,12 +53,13 @@ extension AugmentPreset {
     }
 
     public static func parse(yaml: String, file: String) throws -> AugmentPreset {
-        let node: Node?
-        do { node = try Yams.compose(yaml: yaml) } catch {
-            throw PresetError(file: file, line: nil, message: "not valid YAML: \(error)")
-        }
+        do { return try parse(try YAMLDocument.parse(yaml, file: file), file: file) } catch let error as YAMLError { throw PresetError(error) }
+    }
+
+    /// Through Support's YAML entry point (size, depth and alias limits before parsing).
+    static func parse(_ document: YAMLValue?, file: String) throws -> AugmentPreset {
         var preset = AugmentPreset()
-        guard let node else { return preset }
+        guard let node = document?.node else { return preset }
         let root = try PresetSection(node, name: "preset", file: file)
         if let s = try root.section("mosaic") {
             preset.mosaic.probability = try s.probability("probability") ?? 0

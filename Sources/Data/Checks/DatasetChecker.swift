@@ -103,10 +103,10 @@ public enum DatasetChecker {
         let progress = ProgressLine("hashing images", total: dataset.samples.count, unit: "images", enabled: showProgress)
         for (index, sample) in dataset.samples.enumerated() {
             defer { progress.advance() }
-            guard let bytes = try? Data(contentsOf: dataset.imageURL(of: sample)) else { continue }
+            guard let bytes = imageBytes(dataset.imageURL(of: sample)) else { continue }
             let hash = ContentHash.hash(bytes)
             let earlier = firstByHash[hash, default: []]
-            if let original = earlier.first(where: { (try? Data(contentsOf: dataset.imageURL(of: dataset.samples[$0]))) == bytes }) {
+            if let original = earlier.first(where: { imageBytes(dataset.imageURL(of: dataset.samples[$0])) == bytes }) {
                 let other = dataset.samples[original]
                 issues.append(DatasetIssue(.duplicateImage, file: sample.imagePath,
                                            "same bytes as \(other.imagePath) (splits: \(splitNames[index] ?? "-") / \(splitNames[original] ?? "-"))"))
@@ -116,6 +116,11 @@ public enum DatasetChecker {
         }
         if showProgress { progress.finish() }
         return issues
+    }
+
+    /// An image's bytes through the one input opener (regular files only; unreadable ones were reported already).
+    static func imageBytes(_ url: URL) -> Data? {
+        (try? ReadableFile.contents(of: url, maximumBytes: ImageFileLimits.maximumBytes)).map { Data($0) }
     }
 
     static func imagesInTwoSplits(_ dataset: Dataset) -> [DatasetIssue] {

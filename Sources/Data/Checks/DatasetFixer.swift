@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// `data check --fix --out DIR`: a new, clean label set beside the original, never an edit of it.
 ///
@@ -85,11 +86,20 @@ public enum DatasetFixer {
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path), !contents.isEmpty {
             throw DatasetError.unreadable(file: target.path, line: nil, reason: "is not empty; give a new folder for the fixed label set")
         }
-        if sourceFormat == .coco {
-            try COCOWriter.write(dataset, to: target.appendingPathComponent("annotations.json"))
+        try writeNew(dataset, format: sourceFormat, to: target, showProgress: showProgress)
+    }
+
+    /// Writes a dataset to a new or empty folder, all or nothing (`data split`, `data convert`,
+    /// `check --fix`): a failure leaves no half-written folder behind.
+    public static func writeNew(_ dataset: Dataset, format: DatasetLoader.Format, to folder: URL, images: YOLOWriter.ImageMode = .symlink,
+                                showProgress: Bool = false) throws {
+        let output = try OutputFolder(folder, existing: .mustBeEmpty)
+        if format == .coco {
+            try COCOWriter.write(dataset, into: output)
         } else {
-            try YOLOWriter.write(dataset, to: target, showProgress: showProgress)
+            try YOLOWriter.write(dataset, into: output, images: images, showProgress: showProgress)
         }
+        try output.commit()
     }
 
     static func describe(_ source: AnnotationSource) -> String {

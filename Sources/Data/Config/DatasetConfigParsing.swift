@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Yams
 
 extension DatasetConfig {
@@ -7,8 +8,8 @@ extension DatasetConfig {
     public static func parse(yaml: String, file: URL) throws -> DatasetConfig {
         let reader = ConfigNodeReader(file: file.path)
         let node: Node?
-        do { node = try Yams.compose(yaml: yaml) } catch {
-            throw DatasetConfigError(file: file.path, line: nil, key: nil, "not valid YAML: \(error)")
+        do { node = try YAMLDocument.parse(yaml, file: file.path)?.node } catch let error as YAMLError {
+            throw DatasetConfigError(file: error.file, line: error.line, key: error.key, error.message)
         }
         guard let node else { throw reader.error(nil, key: nil, "empty config; it needs at least path:") }
         let entries = try reader.mapping(node, key: "(top level)", allowed: topLevelKeys)
@@ -134,17 +135,26 @@ struct ConfigNodeReader {
 
     /// A mapping's entries by key; keys outside `allowed` and repeated keys are errors.
     func mapping(_ node: Node, key: String, allowed: [String]) throws -> [String: Node] {
-        guard let mapping = node.mapping else { throw error(node, key: key, "must be a mapping with keys \(allowed.joined(separator: ", "))") }
+        guard node.mapping != nil else { throw error(node, key: key, "must be a mapping with keys \(allowed.joined(separator: ", "))") }
+        // Support's strict mapping reader: text keys, each at most once.
+        let entries: YAMLMapping
+        do { entries = try YAMLValue(node: node, file: file, key: "").mapping() } catch let problem as YAMLError {
+            throw DatasetConfigError(file: problem.file, line: problem.line, key: problem.key, problem.message)
+        }
         var result: [String: Node] = [:]
-        for (keyNode, value) in mapping {
-            let name = try string(keyNode, key: key)
+        for (name, value) in entries.entries {
             guard allowed.contains(name) else {
-                throw error(keyNode, key: name, "unknown key\(key == "(top level)" ? "" : " in \(key)"); allowed: \(allowed.joined(separator: ", "))")
+                throw DatasetConfigError(file: file, line: keyLine(node, name), key: name,
+                                         "unknown key\(key == "(top level)" ? "" : " in \(key)"); allowed: \(allowed.joined(separator: ", "))")
             }
-            guard result[name] == nil else { throw error(keyNode, key: name, "appears twice") }
-            result[name] = value
+            result[name] = value.node
         }
         return result
+    }
+
+    /// The line of `name`'s key in a mapping node (errors point at the key, not its value).
+    func keyLine(_ node: Node, _ name: String) -> Int? {
+        node.mapping?.first { $0.key.scalar?.string == name }?.key.mark?.line
     }
 
     func string(_ node: Node, key: String) throws -> String {

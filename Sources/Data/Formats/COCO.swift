@@ -55,7 +55,11 @@ public enum COCOReader {
     /// image leaves the dataset (its annotations with it), and a JSON width/height that
     /// disagrees with the header is reported and replaced by the header's size.
     public static func read(_ url: URL, issues: IssueCollector = IssueCollector(strict: true), checkImages: Bool = false) throws -> Dataset {
-        let file = try decode(url)
+        try dataset(from: try decode(url), url: url, issues: issues, checkImages: checkImages)
+    }
+
+    /// The dataset a decoded file describes (`url` for messages and to find the images).
+    static func dataset(from file: COCOFile, url: URL, issues: IssueCollector, checkImages: Bool) throws -> Dataset {
         let categories = file.categories.sorted { $0.id < $1.id }
         var classIndex: [Int: Int] = [:]
         for (index, category) in categories.enumerated() {
@@ -64,6 +68,7 @@ public enum COCOReader {
             }
             classIndex[category.id] = index
         }
+        try checkCategoryNames(categories, file: url.path)
         let root = imageRoot(for: url, firstImage: file.images.first?.file_name)
         var dataset = Dataset(root: root, classes: categories.map(\.name), cocoCategoryIDs: categories.map(\.id))
         var sampleIndex: [Int: Int] = [:]
@@ -71,6 +76,10 @@ public enum COCOReader {
         for image in file.images {
             guard sampleIndex[image.id] == nil, !leftOutImages.contains(image.id) else {
                 throw DatasetError.unreadable(file: url.path, line: nil, reason: "image id \(image.id) appears twice")
+            }
+            guard ImageSizeLimits.contains(width: image.width, height: image.height) else {
+                throw DatasetError.unreadable(file: url.path, line: nil, reason: "image id \(image.id) '\(image.file_name)' is \(image.width)x\(image.height); "
+                                              + "width and height must lie in 1...\(ImageSizeLimits.maximumSide): correct the entry")
             }
             var sample = Sample(id: sampleID(fileName: image.file_name), imagePath: image.file_name, width: image.width, height: image.height,
                                 group: image.group, cocoImageID: image.id)
@@ -103,6 +112,12 @@ public enum COCOReader {
                 try issues.report(DatasetIssue(.invalidAnnotation, file: url.path, "\(place): bbox must be 4 finite numbers [x, y, width, height]"))
                 continue
             }
+            // A 1e308 box is no box on any image, and its YOLO line would be a 300-digit number.
+            guard annotation.bbox.allSatisfy({ abs($0) <= maximumCoordinate }) else {
+                try issues.report(DatasetIssue(.invalidAnnotation, file: url.path,
+                                               "\(place): bbox \(annotation.bbox) lies beyond ±\(Int(maximumCoordinate)) px, far outside any image; fix or remove it"))
+                continue
+            }
             let b = annotation.bbox
             sources[sample].append(AnnotationSource(file: url.path, annotationID: annotation.id))
             dataset.samples[sample].annotations.append(Annotation(
@@ -114,6 +129,27 @@ public enum COCOReader {
             dataset.notes.append("\(url.lastPathComponent): skipped \(crowdCount) iscrowd annotations (crowd ignore-regions are not used for UI screens)")
         }
         return dataset
+    }
+
+    /// Box coordinates beyond this many pixels are broken values (images are at most 65,536 px).
+    static let maximumCoordinate = 1e7
+
+    /// Predictions and mappings refer to classes by name: two categories of one name would
+    /// send every prediction of that name to one of them, and a name with a line break would
+    /// split into two lines of classes.txt.
+    static func checkCategoryNames(_ categories: [COCOFile.Category], file: String) throws {
+        var idByName: [String: Int] = [:]
+        for category in categories {
+            if category.name.isEmpty || category.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                throw DatasetError.unreadable(file: file, line: nil, reason: "category id \(category.id) name \(String(reflecting: category.name)) "
+                                              + "is empty or has a line break or control character; rename it")
+            }
+            if let other = idByName[category.name] {
+                throw DatasetError.unreadable(file: file, line: nil, reason: "categories \(other) and \(category.id) are both named '\(category.name)'; "
+                                              + "class names must be unique (predictions and mappings refer to them by name): rename or merge them")
+            }
+            idByName[category.name] = category.id
+        }
     }
 
     /// The image's size from its header, reporting a missing or unreadable image (nil) and a
@@ -163,7 +199,18 @@ public enum COCOWriter {
     /// Writes the dataset as one JSON. `file_name` is each image's path relative to the JSON's
     /// folder (absolute when that is not possible), so the file reads back from where it is.
     public static func write(_ dataset: Dataset, to url: URL) throws {
-        let folder = url.deletingLastPathComponent().standardizedFileURL
+        try AtomicFile.write(try encode(dataset, relativeTo: url.deletingLastPathComponent()), to: url)
+    }
+
+    /// Writes `annotations.json` into an output folder the caller commits; image paths are
+    /// relative to the folder's final place.
+    public static func write(_ dataset: Dataset, into folder: OutputFolder, fileName: String = "annotations.json") throws {
+        try folder.write(try encode(dataset, relativeTo: folder.destination), to: fileName)
+    }
+
+    /// The JSON, with `file_name`s relative to `folder`.
+    static func encode(_ dataset: Dataset, relativeTo folder: URL) throws -> Data {
+        let folder = folder.standardizedFileURL
         let categoryIDs = dataset.cocoCategoryIDs.flatMap { $0.count == dataset.classes.count ? $0 : nil }
             ?? dataset.classes.indices.map { $0 + 1 }
         var splitOf: [Int: String] = [:]
@@ -196,7 +243,7 @@ public enum COCOWriter {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(try encoder.encode(file), to: url)
+        return try encoder.encode(file)
     }
 
     /// `target` relative to `folder` with `../` steps, or absolute when they share nothing but `/`.

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Imaging
 
 /// `manifest.tsv` beside a YOLO folder: one row per image with at least the columns
@@ -21,8 +22,12 @@ public struct ImageManifest {
 
     /// Nil when the file does not exist or lacks the width/height columns.
     public static func read(_ url: URL) throws -> ImageManifest? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let text = try FileText.read(url)
+        guard FileKind.of(url.path) != .missing else { return nil }  // a link loop or FIFO is reported, not skipped
+        return try parse(try FileText.read(url), url: url)
+    }
+
+    /// Nil when the header lacks the width/height columns.
+    static func parse(_ text: String, url: URL) throws -> ImageManifest? {
         var lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).makeIterator()
         guard let header = lines.next()?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init),
               let imageColumn = header.firstIndex(of: "image"), let widthColumn = header.firstIndex(of: "width"),
@@ -34,9 +39,9 @@ public struct ImageManifest {
             lineNumber += 1
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == header.count, let width = Int(fields[widthColumn]), let height = Int(fields[heightColumn]),
-                  width > 0, height > 0 else {
+                  ImageSizeLimits.contains(width: width, height: height) else {
                 throw DatasetError.unreadable(file: url.path, line: lineNumber,
-                                              reason: "expected \(header.count) tab-separated fields with positive integer width and height")
+                                              reason: "expected \(header.count) tab-separated fields with width and height in 1...\(ImageSizeLimits.maximumSide)")
             }
             let group = groupColumn.map { String(fields[$0]) }.flatMap { $0.isEmpty ? nil : $0 }
             rows[String(fields[imageColumn])] = Row(width: width, height: height, group: group)
@@ -58,11 +63,20 @@ public struct ImageManifest {
 /// Reads image sizes from headers only (`ImageIO.readSize`), never decoding pixels.
 public enum ImageSizeReader {
     public static func size(of url: URL) -> Result<(width: Int, height: Int), DatasetIssue> {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        do { return .success(try ImageIO.readSize(url)) } catch let error as ImageError where error.kind == .missing {
             return .failure(DatasetIssue(.missingImage, file: url.path, "no such file"))
-        }
-        do { return .success(try ImageIO.readSize(url)) } catch {
+        } catch {
             return .failure(DatasetIssue(.unreadableImage, file: url.path, "\(error)"))
         }
+    }
+}
+
+/// Image sizes a dataset may declare (COCO width/height, manifest.tsv): the decoder's own bound.
+/// A COCO image of width 2^40 overflowed `width * height` in `data stats` and `data split`.
+public enum ImageSizeLimits {
+    public static let maximumSide = 1 << 16
+
+    public static func contains(width: Int, height: Int) -> Bool {
+        (1...maximumSide).contains(width) && (1...maximumSide).contains(height)
     }
 }

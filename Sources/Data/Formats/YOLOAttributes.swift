@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// `attributes.tsv` beside a YOLO folder: the element states (`selected`, `clickable`) that a
 /// YOLO label line has no room for, so label files stay plain `class cx cy w h` that every YOLO
@@ -28,8 +29,11 @@ public struct YOLOAttributes: Equatable {
 
     /// Nil when the file does not exist.
     public static func read(_ url: URL) throws -> YOLOAttributes? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let text = try FileText.read(url)
+        guard FileKind.of(url.path) != .missing else { return nil }  // a link loop or FIFO is reported, not skipped
+        return try parse(try FileText.read(url), url: url)
+    }
+
+    static func parse(_ text: String, url: URL) throws -> YOLOAttributes {
         var result = YOLOAttributes()
         for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.isEmpty {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)

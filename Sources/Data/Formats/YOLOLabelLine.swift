@@ -139,6 +139,25 @@ public enum YOLOLabelLine: Equatable {
         return ([String(classIndex)] + values.map(formatNumber)).joined(separator: " ")
     }
 
+    /// Relative coordinates beyond this are not a box on the image but a broken value (a `1e308`
+    /// box was written as a 300-digit number): the writer refuses them.
+    public static let maximumRelativeValue = 1000.0
+
+    /// `format`, refusing what would write `inf`, NaN or absurd numbers: a zero-size image or a
+    /// box far outside it. `place` names the box in the error.
+    public static func checkedFormat(classIndex: Int, box: BoundingBox, imageWidth: Int, imageHeight: Int, place: String) throws -> String {
+        guard imageWidth > 0, imageHeight > 0 else {
+            throw DatasetError.unreadable(file: place, line: nil,
+                                          reason: "the image is \(imageWidth)x\(imageHeight); YOLO coordinates are relative to the image size, which must be positive: fix the image's width and height")
+        }
+        let values = [box.centerX / Double(imageWidth), box.centerY / Double(imageHeight), box.width / Double(imageWidth), box.height / Double(imageHeight)]
+        guard values.allSatisfy({ $0.isFinite && abs($0) <= maximumRelativeValue }) else {
+            throw DatasetError.unreadable(file: place, line: nil,
+                                          reason: "box [x \(box.x), y \(box.y), w \(box.width), h \(box.height)] is not a box on the \(imageWidth)x\(imageHeight) image (relative values beyond ±\(Int(maximumRelativeValue))); fix or remove it")
+        }
+        return format(classIndex: classIndex, box: box, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
     /// Fixed notation (no exponent, which some YOLO tools do not parse), trailing zeros trimmed.
     static func formatNumber(_ value: Double) -> String {
         var text = String(format: "%.12f", value)

@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import Support
 
 /// Where a YOLO dataset keeps its class names, images, labels and splits.
 ///
@@ -39,10 +39,10 @@ public struct YOLOLayout {
         guard fm.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw DatasetError.unreadable(file: folder.path, line: nil, reason: "not a folder (a YOLO dataset is a folder with images/ and labels/)")
         }
-        let yamlURL = yamlNames.map { folder.appendingPathComponent($0) }.first { fm.fileExists(atPath: $0.path) }
-        let yaml = try yamlURL.map(readYAML) ?? [:]
+        let yamlURL = yamlNames.map { folder.appendingPathComponent($0) }.first { FileKind.of($0.path) != .missing }
+        let yaml = try yamlURL.flatMap(readYAML)
         var root = folder
-        if let path = yaml["path"] as? String { root = resolve(path, against: folder) }
+        if let path = try yamlValue { try yaml?.optional("path")?.string() } { root = resolve(path, against: folder) }
 
         let classes = try readClasses(folder: folder, yaml: yaml, yamlURL: yamlURL)
         var layout = YOLOLayout(root: root, classes: classes, splits: [], unsplitImages: [])
@@ -52,12 +52,12 @@ public struct YOLOLayout {
                 let name = String(list.dropLast(4))
                 layout.splits.append((name, try readList(splitsFolder.appendingPathComponent(list), root: root)))
             }
-        } else if let yamlURL {
+        } else if let yamlURL, let yaml {
             for name in ["train", "val", "test"] {
-                guard let entry = yaml[name] else { continue }
-                let paths = (entry as? [Any])?.compactMap { $0 as? String } ?? (entry as? String).map { [$0] } ?? []
+                guard let entry = yaml.optional(name) else { continue }
+                let paths = try yamlValue { try entry.node.sequence != nil ? entry.list().map { try $0.string() } : [entry.string()] }
                 guard !paths.isEmpty else {
-                    throw DatasetError.unreadable(file: yamlURL.path, line: nil, reason: "'\(name):' must be a path or a list of paths")
+                    throw DatasetError.unreadable(file: yamlURL.path, line: entry.line, reason: "'\(name):' must be a path or a list of paths")
                 }
                 var images: [ImageEntry] = []
                 for path in paths { images += try entries(path, root: root, yamlFolder: folder, yamlURL: yamlURL) }
@@ -96,45 +96,45 @@ public struct YOLOLayout {
         (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL
     }
 
-    static func readYAML(_ url: URL) throws -> [String: Any] {
-        do {
-            let text = try String(contentsOf: url, encoding: .utf8)
-            guard let object = try Yams.load(yaml: text) else { return [:] }
-            guard let map = object as? [String: Any] else {
-                throw DatasetError.unreadable(file: url.path, line: nil, reason: "expected a mapping of keys (names:, train:, val:, ...)")
-            }
-            return map
-        } catch let error as DatasetError { throw error } catch {
-            throw DatasetError.unreadable(file: url.path, line: nil, reason: "invalid YAML: \(error)")
+    /// data.yaml through Support's YAML entry point; unknown keys are allowed (Roboflow adds its own).
+    static func readYAML(_ url: URL) throws -> YAMLMapping? {
+        try yamlValue {
+            guard let document = try YAMLDocument.load(url) else { return nil }
+            guard document.node.mapping != nil else { throw document.error("expected a mapping of keys (names:, train:, val:, ...)") }
+            return try document.mapping()
         }
     }
 
-    static func readClasses(folder: URL, yaml: [String: Any], yamlURL: URL?) throws -> [String] {
+    /// Runs YAML access, reporting a `YAMLError` as the dataset error with its line and key.
+    static func yamlValue<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as YAMLError {
+            throw DatasetError.unreadable(file: error.file, line: error.line, reason: (error.key.map { "'\($0)': " } ?? "") + error.message)
+        }
+    }
+
+    static func readClasses(folder: URL, yaml: YAMLMapping?, yamlURL: URL?) throws -> [String] {
         let classesURL = folder.appendingPathComponent("classes.txt")
         var fromText: [String]?
-        if FileManager.default.fileExists(atPath: classesURL.path) {
+        if FileKind.of(classesURL.path) != .missing {
             let text = try readText(classesURL)
             fromText = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         var fromYAML: [String]?
-        if let yamlURL, let names = yaml["names"] {
-            if let list = names as? [Any] {
-                fromYAML = list.map { "\($0)" }
-            } else if let dict = names as? [AnyHashable: Any] {
+        if let yamlURL, let names = yaml?.optional("names") {
+            fromYAML = try yamlValue { () -> [String] in
+                if names.node.sequence != nil { return try names.list().map { try $0.string() } }
+                guard names.node.mapping != nil else { throw names.error("must be a list or a {index: name} mapping") }
                 var byIndex: [Int: String] = [:]
-                for (key, value) in dict {
-                    guard let index = (key as? Int) ?? Int("\(key)"), index >= 0 else {
-                        throw DatasetError.unreadable(file: yamlURL.path, line: nil, reason: "names: key '\(key)' is not a class index")
-                    }
-                    byIndex[index] = "\(value)"
+                for (key, value) in try names.mapping().entries {
+                    guard let index = Int(key), index >= 0 else { throw value.error("'\(key)' is not a class index") }
+                    byIndex[index] = try value.string()
                 }
                 guard byIndex.keys.sorted() == Array(0..<byIndex.count) else {
-                    throw DatasetError.unreadable(file: yamlURL.path, line: nil, reason: "names: indices must be 0..<\(byIndex.count) without gaps")
+                    throw names.error("indices must be 0..<\(byIndex.count) without gaps")
                 }
-                fromYAML = (0..<byIndex.count).map { byIndex[$0]! }
-            } else {
-                throw DatasetError.unreadable(file: yamlURL.path, line: nil, reason: "names: must be a list or a {index: name} mapping")
+                return (0..<byIndex.count).map { byIndex[$0]! }
             }
+            _ = yamlURL
         }
         if let fromText, let fromYAML, fromText != fromYAML {
             throw DatasetError.unreadable(file: classesURL.path, line: nil,

@@ -96,20 +96,32 @@ public enum YOLOReader {
     /// Also returns the line number of each annotation.
     static func readLabels(_ url: URL, classCount: Int, imageWidth: Int, imageHeight: Int,
                            issues: IssueCollector, lineNumbers: inout [Int]) throws -> [Annotation] {
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        // No entry at all: an image without boxes. Anything else that cannot be read (a link loop,
+        // a dangling link, a FIFO, a folder) is reported: its boxes would otherwise vanish silently.
+        guard FileKind.of(url.path) != .missing else { return [] }
         let bytes: [UInt8]
         do { bytes = [UInt8](try FileText.data(url)) } catch let DatasetError.unreadable(_, _, reason) {
             try issues.report(DatasetIssue(.malformedLine, file: url.path, "label file \(reason)"))
             return []
         }
+        return try parseLabels(bytes, file: url.path, classCount: classCount, imageWidth: imageWidth, imageHeight: imageHeight,
+                               issues: issues, lineNumbers: &lineNumbers)
+    }
+
+    /// The boxes of a label file's bytes; problems are reported against `path`.
+    static func parseLabels(_ bytes: [UInt8], file path: String, classCount: Int, imageWidth: Int, imageHeight: Int,
+                            issues: IssueCollector, lineNumbers: inout [Int]) throws -> [Annotation] {
+        let url = URL(fileURLWithPath: path)
         var annotations: [Annotation] = []
         try bytes.withUnsafeBufferPointer { file in
             var lineStart = 0, lineNumber = 0
             while lineStart < file.count {
                 var lineEnd = lineStart
-                while lineEnd < file.count && file[lineEnd] != 10 { lineEnd += 1 }  // "\n"
+                // "\n", "\r\n" and a lone "\r" (old Mac editors) all end a line: a CR-only file was one bogus line.
+                while lineEnd < file.count && file[lineEnd] != 10 && file[lineEnd] != 13 { lineEnd += 1 }
                 lineNumber += 1
-                defer { lineStart = lineEnd + 1 }
+                let breakLength = lineEnd + 1 < file.count && file[lineEnd] == 13 && file[lineEnd + 1] == 10 ? 2 : 1
+                defer { lineStart = lineEnd + breakLength }
                 let line = UnsafeBufferPointer(rebasing: file[lineStart..<lineEnd])
                 if YOLOLabelLine.fieldRanges(line) == 0 { continue }  // blank line
                 switch YOLOLabelLine.parse(line: line) {

@@ -13,19 +13,31 @@ public enum YOLOWriter {
         case copy
     }
 
-    /// One atomic (fsynced) write per label file: about 100 files/s on a busy disk, so large sets show progress.
+    /// Writes into `folder`, merging with what is there (the synthetic generator renders its
+    /// images into the folder first). Everything is staged and moved into place at the end, so a
+    /// failure leaves the folder as it was.
     public static func write(_ dataset: Dataset, to folder: URL, images: ImageMode = .symlink, showProgress: Bool = false) throws {
-        let fm = FileManager.default
-        let progress = ProgressLine("writing \(folder.lastPathComponent)", total: dataset.samples.count, unit: "images", enabled: showProgress)
-        try AtomicFile.write(dataset.classes.joined(separator: "\n") + "\n", to: folder.appendingPathComponent("classes.txt"))
+        let output = try OutputFolder(folder, existing: .merge)
+        try write(dataset, into: output, images: images, showProgress: showProgress)
+        try output.commit()
+    }
+
+    /// Writes into an output folder the caller commits. Every path is checked to stay inside it
+    /// (a COCO `file_name` or split name with `..` is refused, naming it), class names must be
+    /// single lines, and every box must give finite, sane YOLO numbers.
+    public static func write(_ dataset: Dataset, into folder: OutputFolder, images: ImageMode = .symlink, showProgress: Bool = false) throws {
+        let progress = ProgressLine("writing \(folder.destination.lastPathComponent)", total: dataset.samples.count, unit: "images", enabled: showProgress)
+        try checkClassNames(dataset.classes)
+        try folder.write(dataset.classes.joined(separator: "\n") + "\n", to: "classes.txt")
         let keys = try imageKeys(dataset)
         var manifest = ImageManifest()
         var attributes = YOLOAttributes()
         for (sample, key) in zip(dataset.samples, keys) {
-            let target = folder.appendingPathComponent("images").appendingPathComponent(key)
             let source = dataset.imageURL(of: sample).standardizedFileURL
-            if target.standardizedFileURL.path != source.path {
-                try placeImage(source, at: target, mode: images, fileManager: fm)
+            let relative = "images/\(key)"
+            let staged = try folder.url(for: relative)
+            if staged.standardizedFileURL.path != source.path {
+                try placeImage(source, at: relative, in: folder, mode: images)
             }
             var text = ""
             for (line, annotation) in zip(1..., sample.annotations) {
@@ -33,40 +45,57 @@ public enum YOLOWriter {
                     throw DatasetError.unreadable(file: sample.imagePath, line: nil,
                                                   reason: "class index \(annotation.classIndex) but the dataset has \(dataset.classes.count) classes")
                 }
-                text += YOLOLabelLine.format(classIndex: annotation.classIndex, box: annotation.box,
-                                             imageWidth: sample.width, imageHeight: sample.height) + "\n"
+                text += try YOLOLabelLine.checkedFormat(classIndex: annotation.classIndex, box: annotation.box,
+                                                        imageWidth: sample.width, imageHeight: sample.height, place: "\(sample.imagePath) box \(line)") + "\n"
                 if annotation.selected != nil || annotation.clickable != nil {
                     attributes.rows[key, default: [:]][line] = YOLOAttributes.Row(classIndex: annotation.classIndex, selected: annotation.selected,
                                                                                  clickable: annotation.clickable, fileLine: 0)
                 }
             }
-            let label = YOLOLayout.labelURL(forImage: target)
-            try AtomicFile.write(text, to: label)
+            let label = YOLOLayout.labelURL(forImage: URL(fileURLWithPath: "/" + relative)).path.dropFirst()
+            try folder.write(text, to: String(label))
             manifest.rows[key] = ImageManifest.Row(width: sample.width, height: sample.height, group: sample.group)
             progress.advance()
         }
         if showProgress { progress.finish() }
-        try AtomicFile.write(manifest.tsv(), to: folder.appendingPathComponent(ImageManifest.fileName))
-        let attributesURL = folder.appendingPathComponent(YOLOAttributes.fileName)
+        try folder.write(manifest.tsv(), to: ImageManifest.fileName)
         if !attributes.rows.isEmpty {
-            try AtomicFile.write(attributes.tsv(), to: attributesURL)
-        } else if fm.fileExists(atPath: attributesURL.path) {
-            try fm.removeItem(at: attributesURL)  // an earlier write's states would attach to these new label lines
+            try folder.write(attributes.tsv(), to: YOLOAttributes.fileName)
+        } else {
+            try folder.removeOnCommit(YOLOAttributes.fileName)  // an earlier write's states would attach to these new label lines
         }
-        for (name, indices) in dataset.splits {
+        for (name, indices) in dataset.splits.sorted(by: { $0.key < $1.key }) {
+            guard !name.contains("/"), name != ".", name != "..", !name.isEmpty else {
+                throw DatasetError.unreadable(file: folder.destination.path, line: nil,
+                                              reason: "split name '\(name)' cannot be a file name under splits/; rename the split (no '/', '.' or '..')")
+            }
             let lines = indices.map { "images/\(keys[$0])\n" }.joined()
-            try AtomicFile.write(lines, to: folder.appendingPathComponent("splits").appendingPathComponent("\(name).txt"))
+            try folder.write(lines, to: "splits/\(name).txt")
+        }
+    }
+
+    /// classes.txt holds one name per line: a name with a line break would shift every class
+    /// id after it.
+    static func checkClassNames(_ classes: [String]) throws {
+        if let bad = classes.firstIndex(where: { name in name.unicodeScalars.contains { $0 == "\n" || $0 == "\r" } || name.isEmpty || name != name.trimmingCharacters(in: .whitespaces) }) {
+            throw DatasetError.unreadable(file: "classes.txt", line: nil,
+                                          reason: "class \(bad) name \(String(reflecting: classes[bad])) is empty, has a line break or surrounding spaces; classes.txt holds one name per line, so rename the class")
         }
     }
 
     /// Each sample's path under `images/`: its path relative to the source's `images/` folder,
-    /// else its relative path, else its file name; two samples landing on one path is an error.
+    /// else its relative path, else its file name; two samples landing on one path is an error,
+    /// and so is a path that would leave the output folder.
     static func imageKeys(_ dataset: Dataset) throws -> [String] {
         var seen: [String: String] = [:]
         return try dataset.samples.map { sample in
             var key = sample.imagePath
             if key.hasPrefix("/") { key = (key as NSString).lastPathComponent }
             if key.hasPrefix("images/") { key = String(key.dropFirst("images/".count)) }
+            do { _ = try OutputFolder.components(of: "images/" + key) } catch {
+                throw DatasetError.unreadable(file: sample.imagePath, line: nil,
+                                              reason: "image path '\(sample.imagePath)' would be written outside the output folder (images/\(key)); fix the file_name or path")
+            }
             if let other = seen[key] {
                 throw DatasetError.unreadable(file: sample.imagePath, line: nil,
                                               reason: "would be written to images/\(key), which \(other) already uses; rename one of the images")
@@ -76,30 +105,30 @@ public enum YOLOWriter {
         }
     }
 
-    static func placeImage(_ source: URL, at target: URL, mode: ImageMode, fileManager fm: FileManager) throws {
+    static func placeImage(_ source: URL, at relative: String, in folder: OutputFolder, mode: ImageMode) throws {
         // The same file under another spelling (a symlinked folder): nothing to place, and
         // replacing the "target" would delete the source.
+        let target = try folder.destinationURL(for: relative)
         if source.resolvingSymlinksInPath().path == target.resolvingSymlinksInPath().path { return }
-        let existingLink = try? fm.destinationOfSymbolicLink(atPath: target.path)
-        if existingLink == nil && fm.fileExists(atPath: target.path) {
+        let existing = FileKind.of(target.path)
+        if existing != .missing && existing != .symbolicLink {
             throw DatasetError.unreadable(file: target.path, line: nil,
                                           reason: "already exists and is not a link; write the dataset to a new folder")
         }
         switch mode {
         case .copy:
-            let bytes: Data
-            do { bytes = try Data(contentsOf: source) } catch {
-                throw DatasetError.unreadable(file: source.path, line: nil, reason: "cannot read image to copy: \(error.localizedDescription)")
+            let bytes: [UInt8]
+            do { bytes = try ReadableFile.contents(of: source, maximumBytes: ImageFileLimits.maximumBytes) } catch {
+                throw DatasetError.unreadable(file: source.path, line: nil, reason: "cannot read image to copy: \((error as? FileReadError)?.reason ?? "\(error)")")
             }
-            try AtomicFile.write(bytes, to: target)
+            try folder.write(Data(bytes), to: relative)
         case .symlink:
-            do {
-                try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                if existingLink != nil { try fm.removeItem(at: target) }
-                try fm.createSymbolicLink(at: target, withDestinationURL: source)
-            } catch {
-                throw DatasetError.unreadable(file: target.path, line: nil, reason: "cannot link to \(source.path): \(error.localizedDescription)")
-            }
+            try folder.link(relative, to: source)
         }
     }
+}
+
+/// Size bound for an image file read whole (copying, hashing): far above any screenshot.
+public enum ImageFileLimits {
+    public static let maximumBytes = 512 << 20
 }

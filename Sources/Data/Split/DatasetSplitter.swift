@@ -87,6 +87,10 @@ public enum DatasetSplitter {
             throw SplitError(description: "\(fractions.count) fractions for \(names.count) split names (\(names.joined(separator: ","))); give one fraction per split")
         }
         guard Set(names).count == names.count else { throw SplitError(description: "split names repeat: \(names.joined(separator: ","))") }
+        // Each name becomes splits/NAME.txt: a '/' or '..' would write outside the output folder.
+        if let bad = names.first(where: { $0.isEmpty || $0.contains("/") || $0.hasPrefix(".") || $0.unicodeScalars.contains { $0.value < 0x20 } }) {
+            throw SplitError(description: "split name '\(bad)' is not a plain name (it becomes splits/NAME.txt: no '/', no leading '.', no control characters)")
+        }
         guard fractions.allSatisfy({ $0.isFinite && $0 >= 0 }), abs(fractions.reduce(0, +) - 1) < 1e-6 else {
             throw SplitError(description: "fractions \(fractions.map { String($0) }.joined(separator: ",")) must be non-negative and sum to 1")
         }

@@ -43,7 +43,7 @@ public struct DatasetStats {
         var sides = [[Double]](repeating: [], count: dataset.classes.count)
         var relative = sides, aspects = sides
         for sample in dataset.samples {
-            let imageArea = Double(sample.width * sample.height)
+            let imageArea = Double(sample.width) * Double(sample.height)  // no Int overflow, whatever a file declares
             for annotation in sample.annotations where annotation.box.width > 0 && annotation.box.height > 0 {
                 let c = annotation.classIndex
                 sides[c].append(annotation.box.area.squareRoot())

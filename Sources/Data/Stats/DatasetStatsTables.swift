@@ -86,7 +86,9 @@ extension DatasetStats {
     }
 
     /// `report.md` with the tables and four SVG charts beside it.
+    /// Staged and moved into `folder` at the end (see `OutputFolder`), so a failure writes nothing.
     public func writeReport(title: String, to folder: URL) throws {
+        let output = try OutputFolder(folder, existing: .merge)
         let all = splits.last!
         let charts: [(file: String, svg: String)] = [
             ("class-counts.svg", BarChart(title: "Boxes per class (all splits)", categories: classes,
@@ -96,13 +98,14 @@ extension DatasetStats {
             ("box-sides.svg", sideHistogram.svg(title: "Box size", xLabel: "log2 √(width·height) in px (5 = 32 px, 7 = 128 px)", yLabel: "boxes")),
             ("aspects.svg", aspectHistogram.svg(title: "Box aspect ratio", xLabel: "log2 (width / height) (0 = square, 2 = 4:1)", yLabel: "boxes")),
         ]
-        for chart in charts { try AtomicFile.write(chart.svg, to: folder.appendingPathComponent(chart.file)) }
+        for chart in charts { try output.write(chart.svg, to: chart.file) }
         var markdown = "# \(title)\n\n"
         markdown += "## Boxes (images) per class and split\n\n\(classTable().markdown())\n\n![class counts](class-counts.svg)\n\n"
         markdown += "## Boxes per image\n\n\(summaryTable().markdown())\n\n![boxes per image](boxes-per-image.svg)\n\n"
         markdown += "## Box shapes per class\n\n\(shapeTable().markdown())\n\n"
         markdown += "## Box sizes (all classes)\n\n\(sideTable().markdown())\n\n![box sides](box-sides.svg)\n\n"
         markdown += "## Aspect ratios (all classes)\n\n\(aspectTable().markdown())\n\n![aspects](aspects.svg)\n"
-        try AtomicFile.write(markdown, to: folder.appendingPathComponent("report.md"))
+        try output.write(markdown, to: "report.md")
+        try output.commit()
     }
 }

@@ -16,6 +16,8 @@ public struct ImageError: Error, CustomStringConvertible, Equatable, Sendable {
         case corrupt
         /// Encoding or writing failed.
         case writeFailed
+        /// The path is not a readable regular file: a folder, a FIFO, a device, a link loop, no permission.
+        case unreadable
     }
 
     /// The file path, or the name passed to `ImageIO.decode(_:name:)`.
@@ -43,6 +45,7 @@ public struct ImageError: Error, CustomStringConvertible, Equatable, Sendable {
         case .unsupported: return "unsupported image"
         case .corrupt: return "corrupt image data"
         case .writeFailed: return "could not write image"
+        case .unreadable: return "cannot read the image file"
         }
     }
 
@@ -54,6 +57,7 @@ public struct ImageError: Error, CustomStringConvertible, Equatable, Sendable {
         case .unsupported: return "convert it to 8-bit PNG or baseline JPEG (e.g. `convert in.gif out.png`)"
         case .corrupt: return "re-export the file with another tool, or remove the sample from the dataset"
         case .writeFailed: return "check the folder exists, is writable and the disk is not full"
+        case .unreadable: return "give a readable PNG or JPEG file, or remove the sample"
         }
     }
 }

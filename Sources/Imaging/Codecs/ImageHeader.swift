@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Header-only size reading: PNG IHDR at a fixed offset, JPEG SOF found by hopping over
 /// marker segments (EXIF thumbnails can put it tens of KB in), reading only segment heads.
@@ -16,29 +17,13 @@ enum ImageHeader {
     /// Opens `url` for random-access reads of a few bytes at a time; `body` gets
     /// `read(offset, count)` (fewer bytes at the end of the file) and the file size.
     static func withReader<T>(_ url: URL, _ body: (_ read: (Int, Int) throws -> [UInt8], _ fileSize: Int) throws -> T) throws -> T {
-        let name = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) else {
-            throw ImageError(file: name, kind: .missing, detail: "")
-        }
-        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: name) else {
-            throw ImageError(file: name, kind: isDirectory.boolValue ? .notAnImage : .missing,
-                             detail: isDirectory.boolValue ? "it is a folder" : "cannot open for reading (permission denied?)")
-        }
-        defer { try? handle.close() }
+        let file = try ImageFile.open(url)
         func read(_ offset: Int, _ count: Int) throws -> [UInt8] {
-            do {
-                try handle.seek(toOffset: UInt64(offset))
-                return [UInt8](try handle.read(upToCount: count) ?? Data())
-            } catch {
-                throw ImageError(file: name, kind: .missing, detail: "read failed: \(error.localizedDescription)")
+            do { return try file.read(offset: offset, count: count) } catch let error as FileReadError {
+                throw ImageError(file: url.path, kind: .unreadable, detail: error.reason)
             }
         }
-        let size: Int
-        do { size = Int(try handle.seekToEnd()) } catch {
-            throw ImageError(file: name, kind: .missing, detail: "read failed: \(error.localizedDescription)")
-        }
-        return try body(read, size)
+        return try body(read, file.size)
     }
 
     static func pngSize(_ head: [UInt8], name: String) throws -> (width: Int, height: Int) {

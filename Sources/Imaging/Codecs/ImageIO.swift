@@ -75,21 +75,13 @@ public enum ImageIO {
     }
 
     static func contents(of url: URL) throws -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ImageError(file: url.path, kind: .missing, detail: "")
+        let file = try ImageFile.open(url)
+        let bytes: [UInt8]
+        do { bytes = try file.readAll(after: []) } catch let error as FileReadError {
+            throw ImageError(file: url.path, kind: .unreadable, detail: error.reason)
         }
-        if isDirectory.boolValue {
-            throw ImageError(file: url.path, kind: .notAnImage, detail: "it is a folder")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ImageError(file: url.path, kind: .missing, detail: "cannot read: \(error.localizedDescription)")
-        }
-        if data.isEmpty { throw ImageError(file: url.path, kind: .empty, detail: "") }
-        return data
+        if bytes.isEmpty { throw ImageError(file: url.path, kind: .empty, detail: "") }
+        return Data(bytes)
     }
 
     private static func atomicWrite(_ data: Data, to url: URL) throws {

@@ -1,0 +1,42 @@
+// libFuzzer entry point for every YAML reader: `sh ../fuzz-common/run.sh yaml [seconds]`.
+// Each input (as UTF-8 text) goes through Support's YAML entry point and the five readers built
+// on it: dataset config, a YOLO folder's data.yaml fields, model config, augmentation preset,
+// thresholds file. A crash, a stack overflow, an AddressSanitizer report, a timeout (alias
+// expansion) or a broken invariant is a bug; errors are the readers refusing bad input.
+// Invariant: a thresholds file that reads is written back by `yaml()` and reads back equal.
+import Augment
+import Data
+import Evaluation
+import Foundation
+import Support
+@testable import Weights
+
+let configURL = URL(fileURLWithPath: "/nonexistent/fuzz/config.yaml")
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    guard let text = try? UTF8Text.decode(bytes, path: "fuzz.yaml") else { return 0 }
+    if let document = try? YAMLDocument.parse(text, file: "fuzz.yaml") { walk(document, depth: 0) }
+    _ = try? DatasetConfig.parse(yaml: text, file: configURL)
+    _ = try? ModelConfig.parse(text, file: "model.yaml")
+    _ = try? AugmentPreset.parse(yaml: text, file: "preset.yaml")
+    if let thresholds = try? ThresholdFile.parse(text, file: "thresholds.yaml") {
+        guard let again = try? ThresholdFile.parse(thresholds.yaml(), file: "again.yaml") else {
+            preconditionFailure("the thresholds reader refused what the writer wrote:\n\(thresholds.yaml())")
+        }
+        precondition(again == thresholds, "a thresholds file changed in a write/read round trip")
+    }
+    return 0
+}
+
+/// Every strict accessor on every node (what a reader might ask), bounded by the depth limit.
+func walk(_ value: YAMLValue, depth: Int) {
+    precondition(depth <= 64, "deeper than the entry point's limit")
+    _ = try? value.string(); _ = try? value.int(); _ = try? value.double(in: 0...1); _ = try? value.bool(); _ = value.isNull
+    if let mapping = try? value.mapping() {
+        for (_, child) in mapping.entries { walk(child, depth: depth + 1) }
+    } else if let list = try? value.list() {
+        for child in list { walk(child, depth: depth + 1) }
+    }
+}

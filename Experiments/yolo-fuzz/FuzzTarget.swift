@@ -1,0 +1,68 @@
+// libFuzzer entry point for the YOLO readers: `sh ../fuzz-common/run.sh yolo [seconds]`.
+// Each input is parsed as a label file (every line, lenient and strict), as a manifest.tsv, as an
+// attributes.tsv, and — split at NUL bytes into classes.txt, data.yaml, labels/a.txt and
+// splits/train.txt — written into a scratch YOLO folder (beside a real 40x20 PNG) that the folder
+// reader loads leniently. Invariants: every box read is finite and of a known class; a line the
+// writer formats from a read box reads back to the same box (to 1e-9 of the image).
+import Foundation
+import Support
+@testable import Data
+
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-yolo-fuzz-\(getpid())")
+let png: [UInt8] = Array(try! Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[0])
+    .deletingLastPathComponent().appendingPathComponent("../seeds-image/screen1.png")))
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    labels(bytes)
+    if let text = try? UTF8Text.decode(bytes, path: "fuzz.tsv") {
+        _ = try? ImageManifest.parse(text, url: URL(fileURLWithPath: "/fuzz/manifest.tsv"))
+        _ = try? YOLOAttributes.parse(text, url: URL(fileURLWithPath: "/fuzz/attributes.tsv"))
+    }
+    folder(bytes)
+    return 0
+}
+
+func labels(_ bytes: [UInt8]) {
+    var lines: [Int] = []
+    let lenient = IssueCollector(strict: false)
+    guard let boxes = try? YOLOReader.parseLabels(bytes, file: "/fuzz/a.txt", classCount: 5, imageWidth: 40, imageHeight: 20,
+                                                  issues: lenient, lineNumbers: &lines) else { preconditionFailure("lenient reader threw") }
+    precondition(boxes.count == lines.count, "a box without its line number")
+    for annotation in boxes {
+        let b = annotation.box
+        precondition(annotation.classIndex < 5 && [b.x, b.y, b.width, b.height].allSatisfy(\.isFinite), "bad box accepted")
+        guard let line = try? YOLOLabelLine.checkedFormat(classIndex: annotation.classIndex, box: b, imageWidth: 40, imageHeight: 20, place: "fuzz")
+        else { continue }  // absurd boxes are refused by the writer, by design
+        guard case let .success(again) = YOLOLabelLine.parse(Substring(line)) else { preconditionFailure("the reader refused the writer's line \(line)") }
+        let c = again.box(imageWidth: 40, imageHeight: 20)
+        precondition(abs(c.x - b.x) <= 1e-6 * max(1, abs(b.x)) + 1e-7 && abs(c.width - b.width) <= 1e-6 * max(1, abs(b.width)) + 1e-7,
+                     "line \(line) reads back as \(c), not \(b)")
+    }
+    var strictLines: [Int] = []
+    _ = try? YOLOReader.parseLabels(bytes, file: "/fuzz/a.txt", classCount: 5, imageWidth: 40, imageHeight: 20,
+                                    issues: IssueCollector(strict: true), lineNumbers: &strictLines)
+}
+
+func folder(_ bytes: [UInt8]) {
+    let parts = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
+    let names = ["classes.txt", "data.yaml", "labels/a.txt", "splits/train.txt"]
+    let fm = FileManager.default
+    try? fm.removeItem(at: scratch)
+    try! fm.createDirectory(at: scratch.appendingPathComponent("images"), withIntermediateDirectories: true)
+    try! fm.createDirectory(at: scratch.appendingPathComponent("labels"), withIntermediateDirectories: true)
+    try! Data(png).write(to: scratch.appendingPathComponent("images/a.png"))
+    for (name, part) in zip(names, parts) where !(name == "splits/train.txt" && part.isEmpty) {
+        let url = scratch.appendingPathComponent(name)
+        try? fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! Data(part).write(to: url)
+    }
+    let issues = IssueCollector(strict: false)
+    if let dataset = try? YOLOReader.read(scratch, issues: issues) {
+        for sample in dataset.samples {
+            precondition(sample.annotations.allSatisfy { dataset.classes.indices.contains($0.classIndex) }, "class index out of range")
+        }
+        precondition(Set(dataset.classes).count == dataset.classes.count, "repeated class names accepted")
+    }
+}
