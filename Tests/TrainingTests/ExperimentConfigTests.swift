@@ -68,4 +68,19 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertNil(ExperimentConfig.parseDuration("-3m"))
         XCTAssertNil(ExperimentConfig.parseDuration("m"))
     }
+
+    func testHostileYAMLIsRefusedBeforeParsing() {
+        let deep = String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: "data: " + deep, file: "deep.yaml")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("deep.yaml"), "\(error)")
+        }
+        var laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...9 { laughs += "l\(level): &l\(level) [" + Array(repeating: level == 1 ? "*a" : "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: laughs, file: "laughs.yaml")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("laughs.yaml"), "\(error)")
+        }
+        XCTAssertThrowsError(try ExperimentConfig.load(contentsOf: URL(fileURLWithPath: "/dev/zero"))) { error in
+            XCTAssertTrue("\(error)".contains("/dev/zero"), "\(error)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Detection
 import Foundation
+import Support
 import Yams
 
 extension ExperimentConfig {
@@ -8,18 +9,17 @@ extension ExperimentConfig {
     /// dotted key, with the closest known key suggested for a typo.
     public static func load(contentsOf url: URL, overrides: [String] = []) throws -> ExperimentConfig {
         let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw ExperimentConfigError(file: url.relativePath, line: nil, key: nil,
-                                        message: exists ? "cannot read it as UTF-8 text" : "no such file; experiments live in Experiments/*.yaml")
+        do { text = try ReadableFile.text(of: url, maximumBytes: YAMLLimits().maximumBytes) } catch let error as FileReadError {
+            throw ExperimentConfigError(file: url.relativePath, line: nil, key: nil, message: error.reason + " (experiments are Experiments/*.yaml files)")
         }
         return try parse(yaml: text, file: url.relativePath, overrides: overrides)
     }
 
     public static func parse(yaml: String, file: String, overrides: [String] = []) throws -> ExperimentConfig {
+        // Support's YAML entry point: depth, alias and size limits before Yams walks anything.
         let composed: Node?
-        do { composed = try Yams.compose(yaml: yaml) } catch {
-            throw ExperimentConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(error)")
+        do { composed = try YAMLDocument.parse(yaml, file: file)?.node } catch let error as YAMLError {
+            throw ExperimentConfigError(file: file, line: error.line, key: error.key, message: error.message)
         }
         let (root, overridden) = try ConfigOverrides.apply(overrides, to: composed)
         let context = ConfigContext(file: file, overriddenKeys: overridden)

@@ -1,6 +1,7 @@
 import Detection
 import Foundation
 import Imaging
+import Support
 import Weights
 import Yams
 
@@ -15,14 +16,9 @@ public struct DetectorModelFile: Equatable {
     public var classes: [String]?
 
     public static func load(contentsOf url: URL) throws -> DetectorModelFile {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw ExperimentConfigError(file: url.relativePath, line: nil, key: "model",
-                                        message: FileManager.default.fileExists(atPath: url.path) ? "cannot read it as UTF-8 text" : "no such model config (see Configs/models/)")
-        }
         let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
-            throw ExperimentConfigError(file: url.relativePath, line: nil, key: nil, message: "not valid YAML: \(error)")
+        do { node = try YAMLDocument.load(url, name: url.relativePath)?.node } catch let error as YAMLError {
+            throw ExperimentConfigError(file: error.file, line: error.line, key: error.key ?? "model", message: error.message)
         }
         let context = ConfigContext(file: url.relativePath, overriddenKeys: [])
         let top = try ConfigMapping(node, path: "", context: context)

@@ -45,9 +45,8 @@ public final class Trainer {
     /// A new run of the experiment in `file`, with `--set` overrides.
     public static func start(experiment file: URL, overrides: [String], options: Options = Options()) throws -> Trainer {
         let text: String
-        do { text = try String(contentsOf: file, encoding: .utf8) } catch {
-            throw ExperimentConfigError(file: file.relativePath, line: nil, key: nil,
-                                        message: FileManager.default.fileExists(atPath: file.path) ? "cannot read it as UTF-8 text" : "no such experiment file (see Experiments/*.yaml)")
+        do { text = try ReadableFile.text(of: file, maximumBytes: YAMLLimits().maximumBytes) } catch let error as FileReadError {
+            throw ExperimentConfigError(file: file.relativePath, line: nil, key: nil, message: error.reason + " (experiments are Experiments/*.yaml files)")
         }
         let config = try ExperimentConfig.parse(yaml: text, file: file.relativePath, overrides: overrides)
         let root = DatasetConfig.repoRoot(containing: file)

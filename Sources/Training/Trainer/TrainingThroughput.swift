@@ -13,8 +13,7 @@ public final class TrainingThroughput {
     public let batchSize: Int
 
     public init(experiment file: URL, overrides: [String], cacheFolder: URL? = nil, log: @escaping (String) -> Void = { _ in }) throws {
-        let text = try String(contentsOf: file, encoding: .utf8)
-        let config = try ExperimentConfig.parse(yaml: text, file: file.relativePath, overrides: overrides)
+        let config = try ExperimentConfig.load(contentsOf: file, overrides: overrides)
         let root = DatasetConfig.repoRoot(containing: file)
         setup = try TrainingSetup(config: config, repositoryRoot: root, cacheFolder: cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: log)
         stream = try setup.loader.batches(fromEpoch: 0, startingAtBatch: 0)
