@@ -103,6 +103,9 @@ public struct AugmentPipeline {
         for _ in 0..<count {
             guard let element = donors.draw(&random) else { return }
             let donor = try source.load(element.sampleIndex)
+            // A source may deliver other boxes than it listed (an unreadable image the trainer
+            // replaces with a blank screen): that donor has nothing to give.
+            guard donor.annotations.indices.contains(element.annotationIndex) else { continue }
             let box = donor.annotations[element.annotationIndex].box
             guard let patch = CopyPaste.crop(donor, element: box, rules: preset.boxes) else { continue }
             let scale = min(Double(outputWidth) / Double(donor.width), Double(outputHeight) / Double(donor.height))

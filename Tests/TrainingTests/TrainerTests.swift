@@ -99,4 +99,23 @@ final class TrainerTests: XCTestCase {
         XCTAssertEqual(trainer.setup.model.backbone.stem.conv.weight.value.values, source.backbone.stem.conv.weight.value.values)
         XCTAssertTrue(lines.contains { $0.contains("skipped 6 of another shape") }, "\(lines)")
     }
+
+    func testACorruptTrainingImageIsSkippedWithAWarningAndCounted() throws {
+        let file = try TinyExperiment.write()
+        var options = TinyExperiment.options()
+        options.cacheFolder = file.deletingLastPathComponent().appendingPathComponent("cache")  // its own copy, damaged below
+        options.runsFolder = file.deletingLastPathComponent().appendingPathComponent("runs")
+        var warnings: [String] = []
+        options.log = { if $0.hasPrefix("warning:") { warnings.append($0) } }
+        let trainer = try Trainer.start(experiment: file, overrides: ["epochs=1", "preview_images=0"], options: options)
+        let dataset = trainer.setup.data.dataset
+        let victim = dataset.imageURL(of: dataset.samples[dataset.splits["train"]![0]])
+        let bytes = try Data(contentsOf: victim)
+        try bytes.prefix(bytes.count / 3).write(to: victim)  // truncated mid-stream
+        let summary = try trainer.train()
+        XCTAssertEqual(summary["status"] as? String, "finished")
+        XCTAssertEqual(summary["unreadable_images"] as? [String], [victim.path])
+        XCTAssertEqual(summary["unreadable_image_count"] as? Int, 1)
+        XCTAssertTrue(warnings.contains { $0.contains(victim.lastPathComponent) && $0.contains("skipped unreadable image") }, "\(warnings)")
+    }
 }
