@@ -31,7 +31,7 @@ let package = Package(
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Training",
+            "Detection", "Evaluation", "Weights", "Inference", "Training",
         ]),
     ],
     dependencies: [
@@ -69,9 +69,12 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
+        // Running a trained detector: loading it from its weights file, letterbox → detections in source pixels.
+        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "Autograd", "Tensor", "Support"]),
+
         // The trainer: experiment configs, the one training step, checkpoints and exact resume, reports.
         .target(name: "Training", dependencies: [
-            "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
+            "Inference", "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
             .product(name: "Yams", package: "Yams"),
         ]),
 
@@ -80,7 +83,7 @@ let package = Package(
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Training", "Benchmarks",
+            "Detection", "Evaluation", "Weights", "Inference", "Training", "Benchmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -97,7 +100,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "Detection", "Data", "Weights", "NN", "Tensor", "Support"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]

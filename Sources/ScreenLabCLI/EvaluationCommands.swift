@@ -3,6 +3,7 @@ import Benchmarks
 import Data
 import Evaluation
 import Foundation
+import Inference
 import Support
 
 extension Interpolation: ExpressibleByArgument {}
@@ -26,7 +27,8 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(name: .long, help: "Dataset config (.yaml), YOLO folder or COCO .json, optionally :SPLIT.") var data: String
     @Option(name: .long, help: "COCO results JSON with the detections to score.") var predictions: String?
-    @Option(name: .long, help: "A trained model to run first (arrives with the detector-training issue).") var weights: String?
+    @Option(name: .long, help: "A trained model (.slw from `screenlab train`) to run on the images first; its detections go to OUT/predictions.json.") var weights: String?
+    @Option(name: .long, help: "With --weights: lowest score kept (AP needs the whole curve).") var scoreThreshold: Double = 0.001
     @Option(name: .long, help: "thresholds.yaml from `screenlab thresholds pick`: report P/R/F1 there.") var thresholds: String?
     @Option(name: .long, help: "IoU a match needs (≥).") var iou: Double = 0.5
     @Option(name: .long, help: "all-point (default) or coco101 (pycocotools-exact).") var interpolation: Interpolation = .allPoint
@@ -36,10 +38,10 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "Report folder.") var out: String
 
     func validate() throws {
-        if weights != nil {
-            throw usageError("--weights (run a trained model, then score it) arrives with the detector-training issue; for now export the model's detections as a COCO results file and pass --predictions")
+        guard (predictions == nil) != (weights == nil) else {
+            throw usageError(weights == nil ? "give --predictions FILE (COCO results JSON) or --weights MODEL.slw" : "give either --predictions or --weights, not both")
         }
-        guard predictions != nil else { throw usageError("give --predictions FILE (COCO results JSON)") }
+        guard (0...1).contains(scoreThreshold) else { throw usageError("--score-threshold must be in [0, 1], got \(scoreThreshold)") }
         guard iou > 0, iou <= 1 else { throw usageError("--iou must be in (0, 1], got \(iou)") }
         if let maxDetections, maxDetections < 1 { throw usageError("--max-detections must be at least 1") }
         guard (0...1).contains(confidence) else { throw usageError("--confidence must be in [0, 1] (a detection confidence), got \(confidence)") }
@@ -51,7 +53,8 @@ struct EvaluateCommand: ParsableCommand {
         let whole = try DatasetLoader.load(DatasetReference(path: reference.path), showProgress: true)
         let dataset = try reference.split.map { try whole.subset(split: $0) } ?? whole
         let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
-        var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictions!,
+        let predictionsPath = try predictions ?? runWeights(weights!, on: dataset)
+        var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictionsPath,
                                 options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections),
                                 lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence)
         if let split = reference.split {
@@ -61,13 +64,33 @@ struct EvaluateCommand: ParsableCommand {
         let started = Date()
         let outcome = try job.run()
         let folder = URL(fileURLWithPath: out)
-        let inputs = ([predictions, thresholds] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
+        let inputs = ([predictionsPath, thresholds, weights] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
         do { try ReportFiles.write(outcome, to: folder, notReplacing: inputs) } catch { throw failure("\(error)") }
         outcome.warnings.forEach(warn)
         for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))
         print(String(format: "scored in %.2f s; report in %@ (metrics.json, report.md, report.html, curves/, plots/)",
                      Date().timeIntervalSince(started), folder.path))
+    }
+}
+
+extension EvaluateCommand {
+    /// Runs the trained detector on the evaluated images and writes its detections as COCO
+    /// results into the report folder, so the report is exactly what `--predictions` would give.
+    func runWeights(_ path: String, on dataset: Dataset) throws -> String {
+        let detector: TrainedDetector
+        do { detector = try TrainedDetector.load(contentsOf: URL(fileURLWithPath: path)) } catch { throw failure("\(error)") }
+        guard detector.classes == dataset.classes else {
+            throw failure("\(path) detects \(detector.classes.count) classes \(detector.classes) but \(data) has \(dataset.classes.count): \(dataset.classes); evaluate on data with the model's class mapping")
+        }
+        let predictor = try detector.predictor(scoreThreshold: scoreThreshold, useStoredThresholds: false)
+        let output = try predictor.predict(dataset.samples, imageURL: dataset.imageURL(of:), label: "predicting", showProgress: true)
+        for (file, reason) in output.unreadable { warn("skipped unreadable image \(file) (\(reason))") }
+        let url = URL(fileURLWithPath: out).appendingPathComponent("predictions.json")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try COCOResultsWriter.write(output.predictions.map { (sampleIndex: $0.imageIndex, classIndex: $0.classIndex, box: $0.box, score: $0.score) },
+                                    for: dataset, to: url)
+        return url.path
     }
 }
 

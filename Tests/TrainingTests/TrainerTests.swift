@@ -1,4 +1,6 @@
 import Detection
+import Evaluation
+import Inference
 import Foundation
 import NN
 import Tensor
@@ -36,6 +38,18 @@ final class TrainerTests: XCTestCase {
         var reread = try ExperimentConfig.parse(yaml: resolved, file: trainer.config.file)
         reread.name = trainer.config.name
         XCTAssertEqual(reread, trainer.config)
+
+        // The shipped weights, reloaded as inference loads them, reproduce the reported test mAP exactly.
+        let detector = try TrainedDetector.load(contentsOf: run.weightsFile)
+        let dataset = trainer.setup.data.dataset
+        let samples = try dataset.samples(inSplit: "test")
+        let output = try detector.predictor(scoreThreshold: 0.001, useStoredThresholds: false, batchSize: 4)
+            .predict(samples, imageURL: dataset.imageURL(of:), label: "test", showProgress: false)
+        let result = try DetectionEvaluator(classNames: detector.classes, samples: samples, predictions: output.predictions).evaluate()
+        XCTAssertEqual(result.map50, test["map50"] as? Double)
+        XCTAssertThrowsError(try TrainedDetector.load(contentsOf: run.lastCheckpoint.appendingPathComponent("optimizer.slw"))) { error in
+            XCTAssertTrue("\(error)".contains("momentum") || "\(error)".contains("adam") || "\(error)".contains("missing"), "\(error)")
+        }
     }
 
     func testFrozenBackboneWeightsAndStatisticsStayByteIdentical() throws {

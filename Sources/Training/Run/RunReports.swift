@@ -3,6 +3,7 @@ import Detection
 import Evaluation
 import Foundation
 import Imaging
+import Inference
 import Plotting
 import Support
 import Weights

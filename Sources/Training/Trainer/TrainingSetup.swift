@@ -5,6 +5,7 @@ import Detection
 import Evaluation
 import Foundation
 import Imaging
+import Inference
 import NN
 import Support
 import Tensor
@@ -119,17 +120,17 @@ final class TrainingSetup {
 
     // MARK: Validation and prediction
 
-    func predictor(scoreThreshold: Double, thresholds: [Double?] = []) throws -> SplitPredictor {
+    func predictor(scoreThreshold: Double, thresholds: [Double?] = []) throws -> DetectorPredictor {
         let options = PostprocessOptions(scoreThreshold: scoreThreshold, classConfidenceThresholds: thresholds,
                                          nmsIoU: config.postprocess.nmsIoU,
                                          crossClassGroups: SimilarClassGroups.indexGroups(classNames: classes),
                                          crossClassIoU: config.postprocess.crossClassIoU, maxDetections: config.postprocess.maxDetections)
-        return SplitPredictor(model: model, decoder: decoder, postprocessor: try DetectionPostprocessor(classCount: classes.count, options: options),
+        return try DetectorPredictor(model: model, postprocessor: try DetectionPostprocessor(classCount: classes.count, options: options),
                               normalization: normalization, batchSize: config.batchSize)
     }
 
     /// Predictions on a split with the weights the run reports (the EMA when enabled).
-    func predict(split: String, showProgress: Bool, thresholds: [Double?] = [], scoreThreshold: Double? = nil) throws -> (samples: [Sample], output: SplitPredictor.Output) {
+    func predict(split: String, showProgress: Bool, thresholds: [Double?] = [], scoreThreshold: Double? = nil) throws -> (samples: [Sample], output: DetectorPredictor.Output) {
         let samples = try data.dataset.samples(inSplit: split)
         let predictor = try self.predictor(scoreThreshold: scoreThreshold ?? config.postprocess.evaluationScoreThreshold, thresholds: thresholds)
         let run = { try predictor.predict(samples, imageURL: self.data.dataset.imageURL(of:), label: "predicting \(split)", showProgress: showProgress) }

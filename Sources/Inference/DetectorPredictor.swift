@@ -7,24 +7,33 @@ import Imaging
 import Support
 import Tensor
 
-/// Detections for a list of screens, exactly as inference makes them: each image letterboxed to
-/// the model input, one eval-mode forward pass per batch on a no-gradient tape, the head decoded,
-/// post-processed and mapped back to the image's own pixels. Unreadable images are listed and
-/// skipped (they then count as screens with missed ground truth).
-struct SplitPredictor {
-    let model: UIDetector
-    let decoder: HeadDecoder
-    let postprocessor: DetectionPostprocessor
-    let normalization: PixelNormalization
-    let batchSize: Int
+/// Detections for a list of screens, exactly as training's validation, `evaluate --weights` and
+/// `predict` make them: each image letterboxed to the model input, one eval-mode forward pass
+/// per batch on a no-gradient tape, the head decoded, post-processed and mapped back to the
+/// image's own pixels. Unreadable images are listed and skipped (they then count as screens with
+/// missed ground truth).
+public struct DetectorPredictor {
+    public let model: UIDetector
+    public let decoder: HeadDecoder
+    public let postprocessor: DetectionPostprocessor
+    public let normalization: PixelNormalization
+    public let batchSize: Int
 
-    struct Output {
-        /// `imageIndex` is the position in the `samples` given.
-        var predictions: [PredictedBox]
-        var unreadable: [(file: String, reason: String)]
+    public init(model: UIDetector, postprocessor: DetectionPostprocessor, normalization: PixelNormalization, batchSize: Int) throws {
+        self.model = model
+        decoder = try HeadDecoder(configuration: model.configuration)
+        self.postprocessor = postprocessor
+        self.normalization = normalization
+        self.batchSize = max(1, batchSize)
     }
 
-    func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {
+    public struct Output {
+        /// `imageIndex` is the position in the `samples` given.
+        public var predictions: [PredictedBox]
+        public var unreadable: [(file: String, reason: String)]
+    }
+
+    public func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {
         let width = model.configuration.inputWidth, height = model.configuration.inputHeight
         let wasTraining = model.isTraining
         model.eval()
