@@ -1,0 +1,108 @@
+import ArgumentParser
+import Data
+import Detection
+import Evaluation
+import Foundation
+import Imaging
+import Inference
+import Support
+
+/// `screenlab predict --weights W IMAGE_OR_DIR... --out DIR`.
+struct PredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict", abstract: "Run a trained detector on screenshots: COCO-style detections and pictures with boxes.",
+        discussion: """
+        Keeps, per class, the detections at or above the confidence stored in the weights (picked on val by `screenlab \
+        train`), or the ones in --thresholds, or --confidence for every class. Writes DIR/predictions.json (image_id = file \
+        stem, file_name, category_id = class index, category_name, bbox [x, y, w, h] in the image's pixels, score), \
+        DIR/images/STEM.png with the boxes drawn, and DIR/contact-sheet.png of the first 16. Unreadable images are listed \
+        and skipped.
+        """)
+
+    @Option(help: "Trained detector (.slw written by `screenlab train`).") var weights: String
+    @Argument(help: "Images (PNG or JPEG) or folders of them.") var inputs: [String]
+    @Option(help: "thresholds.yaml (from `screenlab thresholds pick`) instead of the weights' own thresholds.") var thresholds: String?
+    @Option(help: "One confidence for every class (instead of per-class thresholds).") var confidence: Double?
+    @Option(help: "Images per forward pass.") var batch = 8
+    @Option(help: "Output folder.") var out: String
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw usageError("give at least one image or folder") }
+        guard batch >= 1 else { throw usageError("--batch must be at least 1") }
+        if let confidence, !(0...1).contains(confidence) { throw usageError("--confidence must be in [0, 1], got \(confidence)") }
+        guard thresholds == nil || confidence == nil else { throw usageError("give --thresholds or --confidence, not both") }
+    }
+
+    func run() throws {
+        do {
+            let detector = try TrainedDetector.load(contentsOf: URL(fileURLWithPath: weights))
+            let (images, problems) = collectImages()
+            problems.forEach { FileHandle.standardError.write(Data("warning: skipped \($0)\n".utf8)) }
+            guard !images.isEmpty else { throw failure("no readable PNG or JPEG images in \(inputs.joined(separator: ", "))") }
+            var perClass: [Double?] = detector.storedThresholds
+            if let confidence { perClass = detector.classes.map { _ in confidence } }
+            if let thresholds {
+                let file = try ThresholdFile.load(URL(fileURLWithPath: thresholds))
+                perClass = detector.classes.map { file.entry(named: $0)?.confidence ?? 1.01 }
+            }
+            if perClass.allSatisfy({ $0 == nil }) {
+                FileHandle.standardError.write(Data("note: \(weights) stores no thresholds; keeping detections with score ≥ 0.5 (give --confidence or --thresholds)\n".utf8))
+                perClass = detector.classes.map { _ in 0.5 }
+            }
+            var options = PostprocessOptions()
+            // A class without a threshold (nothing matched on val) keeps nothing: 1.01 is above any score.
+            options.classConfidenceThresholds = perClass.map { $0 ?? 1.01 }
+            options.crossClassGroups = SimilarClassGroups.indexGroups(classNames: detector.classes)
+            let predictor = try DetectorPredictor(model: detector.model,
+                                                  postprocessor: DetectionPostprocessor(classCount: detector.classes.count, options: options),
+                                                  normalization: detector.normalization, batchSize: batch)
+            let samples = images.map { Sample(id: $0.url.deletingPathExtension().lastPathComponent, imagePath: $0.url.path, width: $0.width, height: $0.height) }
+            let output = try predictor.predict(samples, imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "predicting", showProgress: true)
+            output.unreadable.forEach { FileHandle.standardError.write(Data("warning: skipped unreadable image \($0.file) (\($0.reason))\n".utf8)) }
+            let folder = try OutputFolder(URL(fileURLWithPath: out), existing: .merge, notReplacing: images.map(\.url) + [URL(fileURLWithPath: weights)])
+            try folder.write(PredictionWriter.json(output.predictions, images: images.map(\.url), classes: detector.classes), to: "predictions.json")
+            var sheet: [RGBImage] = []
+            for (index, image) in images.enumerated() {
+                guard let pixels = try? ImageIO.read(image.url) else { continue }
+                let drawn = PredictionWriter.drawn(pixels, output.predictions.filter { $0.imageIndex == index }, classes: detector.classes)
+                try folder.write(try ImageIO.encodePNG(drawn), to: "images/\(image.url.deletingPathExtension().lastPathComponent).png")
+                if sheet.count < 16 { sheet.append(drawn) }
+            }
+            if sheet.count > 1 { try folder.write(try ImageIO.encodePNG(ContactSheet.grid(sheet, columns: min(4, sheet.count))), to: "contact-sheet.png") }
+            try folder.commit()
+            print("\(output.predictions.count) detections on \(images.count) images → \(out)/predictions.json, \(out)/images/")
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+
+    /// Image files named directly or found in the folders (sorted), with their sizes from the headers.
+    func collectImages() -> (images: [(url: URL, width: Int, height: Int)], problems: [String]) {
+        var files: [URL] = [], problems: [String] = []
+        let extensions: Set<String> = ["png", "jpg", "jpeg"]
+        for input in inputs {
+            let url = URL(fileURLWithPath: input)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { problems.append("\(input): no such file or folder"); continue }
+            if isFolder.boolValue {
+                let found = (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+                    .filter { extensions.contains($0.pathExtension.lowercased()) }.sorted { $0.path < $1.path }
+                files += found
+            } else {
+                files.append(url)
+            }
+        }
+        var images: [(url: URL, width: Int, height: Int)] = []
+        for file in files {
+            do {
+                let size = try ImageIO.readSize(file)
+                images.append((file, size.width, size.height))
+            } catch {
+                problems.append("\(file.path): \(error)")
+            }
+        }
+        return (images, problems)
+    }
+}
