@@ -20,7 +20,9 @@ public struct UIDetectorConfiguration: Equatable, Sendable {
     public var includeStride4: Bool
     /// Depthwise-separable blocks in each level's anchor-free head before its output 1×1.
     public var headConvolutions: Int
-    /// Bins of each box side's distribution (GFL's reg_max + 1; NanoDet-Plus uses 8).
+    /// Bins of each box side's distribution (GFL's reg_max + 1). A side reaches (bins − 1) ×
+    /// stride: NanoDet-Plus's 8 stop at 56 px on stride 8, too short for the wide, thin UI
+    /// elements ATSS assigns there, so the default is 16.
     public var distributionBins: Int
     public var anchorsPerCell: Int
     /// Model input, height × width (portrait screens); multiples of 32.
@@ -28,7 +30,7 @@ public struct UIDetectorConfiguration: Equatable, Sendable {
     public var inputWidth: Int
 
     public init(head: HeadKind = .anchorFree, classCount: Int = 13, widthMultiplier: Double = 0.5, fpnChannels: Int = 64,
-                includeStride4: Bool = false, headConvolutions: Int = 2, distributionBins: Int = 8, anchorsPerCell: Int = 3,
+                includeStride4: Bool = false, headConvolutions: Int = 2, distributionBins: Int = 16, anchorsPerCell: Int = 3,
                 inputHeight: Int = 512, inputWidth: Int = 256) {
         self.head = head
         self.classCount = classCount

@@ -34,8 +34,10 @@ public struct ExperimentConfig: Equatable {
 
     public struct AssignerSection: Equatable {
         /// Epochs with the static ATSS assigner before switching to task-aligned assignment
-        /// (NanoDet-Plus's and PP-PicoDet's recipe: predictions are meaningless at first).
-        public var staticEpochs = 3
+        /// (PP-PicoDet's recipe: predictions mean nothing at first); nil keeps ATSS throughout,
+        /// the default because it scored higher at every matched epoch on synthetic screens
+        /// (Experiments/README.md, "ATSS or task-aligned").
+        public var staticEpochs: Int?
     }
 
     public enum OptimizerName: String, CaseIterable, Equatable { case sgd, adamw }

@@ -50,7 +50,11 @@ extension ExperimentConfig {
         }
         config.loss = try readLoss(top.mapping("loss"))
         let assigner = try top.mapping("assigner")
-        config.assigner.staticEpochs = try assigner.int("static_epochs", default: config.assigner.staticEpochs, range: 0...100_000)
+        if try assigner.optionalString("static_epochs") == "all" {
+            config.assigner.staticEpochs = nil
+        } else {
+            config.assigner.staticEpochs = try assigner.optionalInt("static_epochs", range: 0...100_000)
+        }
         try assigner.finish()
         config.optimizer = try readOptimizer(top.mapping("optimizer"))
         config.schedule = try readSchedule(top.mapping("schedule"))

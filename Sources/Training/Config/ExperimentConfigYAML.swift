@@ -26,7 +26,7 @@ extension ExperimentConfig {
             "  weights: {classification: \(number(loss.classificationWeight)), box: \(number(loss.boxWeight)), distribution: \(number(loss.distributionWeight))}",
             "  focal_alpha: \(number(loss.focalAlpha))",
             "  focal_gamma: \(number(loss.focalGamma))",
-            "assigner: {static_epochs: \(assigner.staticEpochs)}",
+            "assigner: {static_epochs: \(assigner.staticEpochs.map(String.init) ?? "all")}",
             "optimizer: {name: \(optimizer.name.rawValue), lr: \(number(optimizer.learningRate)), momentum: \(number(optimizer.momentum)), weight_decay: \(number(optimizer.weightDecay)), nesterov: \(optimizer.nesterov), backbone_lr_multiplier: \(number(optimizer.backboneLearningRateMultiplier)), gradient_clip: \(number(optimizer.gradientClip))}",
             "schedule: {warmup_epochs: \(number(schedule.warmupEpochs)), final_factor: \(number(schedule.finalFactor)), warmup_start_factor: \(number(schedule.warmupStartFactor)), decay: \(schedule.cosine ? "cosine" : "linear")}",
             "epochs: \(epochs)",

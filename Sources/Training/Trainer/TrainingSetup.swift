@@ -114,7 +114,7 @@ final class TrainingSetup {
     }
 
     func loss(outputs: Variable, targets: [[Annotation]], epoch: Int) throws -> StepLoss {
-        let result = try loss(outputs, targets: targets, taskAligned: epoch >= config.assigner.staticEpochs)
+        let result = try loss(outputs, targets: targets, taskAligned: config.assigner.staticEpochs.map { epoch >= $0 } ?? false)
         return StepLoss(total: result.total, terms: result.terms)
     }
 

@@ -29,10 +29,10 @@ public final class TrainingThroughput {
         public var images: Int
     }
 
-    /// Runs `steps` steps (the task-aligned assigner from `taskAligned` on, as later epochs use it).
-    public func run(steps: Int, taskAligned: Bool = true) throws -> [Timing] {
+    /// Runs `steps` steps with the assigner the experiment's later epochs use.
+    public func run(steps: Int) throws -> [Timing] {
         var timings: [Timing] = []
-        let epoch = taskAligned ? setup.config.assigner.staticEpochs : 0
+        let epoch = setup.config.assigner.staticEpochs ?? 0
         for _ in 0..<steps {
             let clock = Stopwatch()
             guard let (_, _, batch) = try stream.next() else { break }
