@@ -24,6 +24,9 @@ struct BenchTrainCommand: ParsableCommand {
     @Option(help: "Engine threads.") var threads = 2
     @Option(help: "Alternating rounds.") var rounds = 3
     @Option(help: "Timed steps per round and kind.") var steps = 6
+    @Option(help: "Python of a venv with torch: also time the PyTorch peer's NCHW step (batch 8) in every round.")
+    var torchPython: String?
+    @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
 
     func validate() throws {
         guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
@@ -40,7 +43,7 @@ struct BenchTrainCommand: ParsableCommand {
                                               log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
             let bare = try EngineBenchmark(configuration: .reference, batch: batchSize)
             _ = try real.run(steps: 2)
-            var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = []
+            var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = []
             print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
             for round in 1...rounds {
                 let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
@@ -49,13 +52,22 @@ struct BenchTrainCommand: ParsableCommand {
                 bareRates.append(b.imagesPerSecond)
                 realRates.append(Double(batchSize) / seconds)
                 waits.append(timings.reduce(0) { $0 + $1.waitingSeconds } / max(timings.reduce(0) { $0 + $1.seconds }, 1e-9))
+                var peerText = ""
+                if let torchPython, let nchw = try TorchPeer.run(python: torchPython, folder: peerFolder).trainingImagesPerSecond["NCHW"] {
+                    peerRates.append(nchw)
+                    peerText = String(format: ", PyTorch NCHW step (batch 8) %.1f img/s", nchw)
+                }
                 print(String(format: "  round %d: bare step %.1f img/s, real step %.1f img/s (%.2f×), waiting for data %.1f%%",
-                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!))
+                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + peerText)
             }
             func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             let ratios = zip(realRates, bareRates).map { $0 / $1 }
             print(String(format: "median: bare %.1f img/s, real %.1f img/s → real / bare = %.2f× (rounds %.2f–%.2f; target ≥ 0.9)",
                          median(bareRates), median(realRates), median(ratios), ratios.min()!, ratios.max()!))
+            if !peerRates.isEmpty {
+                let peerRatios = zip(realRates, peerRates).map { $0 / $1 }
+                print(String(format: "real / PyTorch NCHW step = %.2f× (rounds %.2f–%.2f; target ≥ 1)", median(peerRatios), peerRatios.min()!, peerRatios.max()!))
+            }
             if let peak = EngineBenchmark.peakResidentBytes() {
                 print(String(format: "peak memory (VmHWM) %.2f GB at batch %d", Double(peak) / 1e9, batchSize))
             }

@@ -15,8 +15,13 @@ public struct RunState: Codable, Equatable {
     public var totalEpochs: Int
     /// Steps per epoch (fixed by the data, the sampler's seed and the batch size).
     public var stepsPerEpoch: Int
-    /// Training seconds so far, over every session of the run.
+    /// Step seconds so far (loader wait included), over every session of the run.
     public var elapsedSeconds = 0.0
+    /// Wall-clock seconds of the finished epochs, validation and checkpoints included: what a
+    /// time budget counts.
+    public var wallSeconds = 0.0
+    /// Seconds of the last validation pass (the final reports take about three).
+    public var lastValidationSeconds = 0.0
     public var bestValMAP50: Double?
     public var bestEpoch: Int?
     public var emaUpdates = 0

@@ -114,6 +114,7 @@ public final class Trainer {
         let stream = try setup.loader.batches(fromEpoch: state.epoch, startingAtBatch: state.batch)
         defer { stream.cancel() }
         var stepsThisSession = 0
+        var wall = Stopwatch()
         while !state.isFinishedTraining {
             let epoch = state.epoch
             let batches = setup.loader.batchCount(epoch: epoch)
@@ -156,6 +157,7 @@ public final class Trainer {
                 }
                 if interruption.isSet {
                     progress.finish(detail: "interrupted")
+                    state.wallSeconds += wall.lap()
                     try saveCheckpoint(best: false)
                     state.status = .interrupted
                     state.stopReason = "interrupted by a signal; continue with --resume \(run.url.path)"
@@ -166,15 +168,20 @@ public final class Trainer {
             }
             progress.finish()
             try finishEpoch(epoch, learningRate: Double(setup.optimizer.learningRate))
+            state.wallSeconds += wall.lap()
             if let budget = config.budgetSeconds {
-                let perEpoch = state.elapsedSeconds / Double(state.epoch)
+                let perEpoch = state.wallSeconds / Double(state.epoch)
+                // The final reports predict val and test and draw the preview: about three validations.
+                let reserve = 3 * state.lastValidationSeconds
                 if epoch == 0 {
                     // Ultralytics' `time=`: the epoch count follows the budget; fixed from here on and
                     // checkpointed, so the schedule (and a resumed run) stays the same.
-                    state.totalEpochs = max(1, Int(budget / perEpoch))
+                    state.totalEpochs = max(1, Int((budget - reserve) / perEpoch))
                     lrSchedule = schedule(state.totalEpochs)
-                    options.log(String(format: "budget %@: %.0f s per epoch → %d epochs", ProgressLine.clock(budget), perEpoch, state.totalEpochs))
-                } else if state.elapsedSeconds + perEpoch > budget * 1.02, !state.isFinishedTraining {
+                    options.log(String(format: "budget %@: %.0f s per epoch with validation, %.0f s kept for the reports → %d epochs",
+                                       ProgressLine.clock(budget), perEpoch, reserve, state.totalEpochs))
+                } else if state.wallSeconds + perEpoch + reserve > budget * 1.02, !state.isFinishedTraining {
+                    // A slower machine than epoch 1 measured: stop rather than run over.
                     state.stopReason = "time budget reached after \(state.epoch) of \(state.totalEpochs) epochs"
                     options.log(state.stopReason!)
                     state.totalEpochs = state.epoch
@@ -189,7 +196,9 @@ public final class Trainer {
         let isLast = epoch + 1 >= state.totalEpochs
         var valMAP: Double?, valCenter: Double?
         if (epoch + 1) % config.validationInterval == 0 || isLast {
+            let clock = Stopwatch()
             let result = try setup.validate(showProgress: options.showProgress)
+            state.lastValidationSeconds = clock.seconds
             valMAP = result.map50
             valCenter = result.mapCenter
         }
