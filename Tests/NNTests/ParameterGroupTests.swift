@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Autograd
 @testable import NN
 import Tensor

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Autograd
 import NN
 import Tensor

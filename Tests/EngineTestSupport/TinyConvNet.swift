@@ -1,9 +1,10 @@
 import Autograd
+import NN
 import Support
 import Tensor
 
 /// A small conv net (conv-BN-ReLU, max-pool, strided conv-BN-ReLU, global mean, linear) for
-/// the engine demo and the end-to-end overfit test.
+/// the engine's end-to-end tests (overfit, optimizer state, transfer, freezing): test support, not library code.
 public final class TinyConvNet: Module, Layer {
     public let block1: ConvBatchNormActivation
     public let block2: ConvBatchNormActivation
