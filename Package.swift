@@ -31,12 +31,15 @@ let package = Package(
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Training",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training",
         ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // The run registry's SQLite access: WAL database pools, busy handling, migrations. On Linux
+        // it links Debian's libsqlite3 (libsqlite3-dev) through its GRDBSQLite system-library target.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // System libraries (module maps only; each shim header fails the build with the apt command to run).
@@ -72,9 +75,16 @@ let package = Package(
         // Running a trained detector: loading it from its weights file, letterbox → detections in source pixels.
         .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "Autograd", "Tensor", "Support"]),
 
+        // The SQLite run registry (schema in Sources/Registry/SCHEMA.md): runs, per-epoch metrics,
+        // per-class results, artifacts; run comparison across registry rows, run folders and reports.
+        .target(name: "Registry", dependencies: [
+            "Evaluation", "Data", "Weights", "Plotting", "Support", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Yams", package: "Yams"),
+        ], exclude: ["SCHEMA.md"]),
+
         // The trainer: experiment configs, the one training step, checkpoints and exact resume, reports.
         .target(name: "Training", dependencies: [
-            "Inference", "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
+            "Inference", "Registry", "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
             .product(name: "Yams", package: "Yams"),
         ]),
 
@@ -83,7 +93,7 @@ let package = Package(
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Training", "Benchmarks",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -103,7 +113,8 @@ let package = Package(
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "Detection", "Evaluation", "Data", "Weights", "Tensor", "Support"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
+        .testTarget(name: "RegistryTests", dependencies: ["Registry", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]

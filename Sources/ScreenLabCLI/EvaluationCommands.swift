@@ -4,6 +4,7 @@ import Data
 import Evaluation
 import Foundation
 import Inference
+import Registry
 import Support
 
 extension Interpolation: ExpressibleByArgument {}
@@ -109,16 +110,37 @@ struct ThresholdsPickCommand: ParsableCommand {
         `evaluate --thresholds` on the test split.
         """)
 
-    @Option(name: .long, help: "Report folder written by `screenlab evaluate --out`.") var report: String
+    @Option(name: .long, help: "Report folder written by `screenlab evaluate --out`.") var report: String?
+    @Option(name: .customLong("run"), help: "A run (id or folder): pick on its val report, write its thresholds.yaml and model.slw, record in the registry.")
+    var runID: String?
     @Option(name: .long, help: "max-f1 | precision:0.90 | recall:0.80") var strategy: String = "max-f1"
-    @Option(name: .long, help: "Thresholds YAML to write.") var out: String
+    @Option(name: .long, help: "Thresholds YAML to write (with --report; optional with --run).") var out: String?
+    @OptionGroup var registryOptions: RegistryOptions
+
+    func validate() throws {
+        guard (report == nil) != (runID == nil) else { throw usageError("give --report REPORT_DIR or --run RUN, not both") }
+        if report != nil, out == nil { throw usageError("--out FILE is needed with --report") }
+    }
 
     func run() throws {
         let parsed = try ThresholdStrategy(parsing: strategy)
-        let (file, warnings) = try ThresholdFile.pick(fromReport: report, strategy: parsed)
-        do {
-            try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out))
-        } catch { throw failure("\(error)") }
+        let file: ThresholdFile, warnings: [String]
+        if let run = runID {
+            let registry = try registryOptions.open()
+            // A run folder names its run by its folder name (the run id).
+            let id = RunFolderReader.isRunFolder(URL(fileURLWithPath: run)) ? URL(fileURLWithPath: run).standardizedFileURL.lastPathComponent : run
+            let outcome = try reportingRegistryErrors {
+                try RunThresholdPick.pick(run: id, strategy: parsed, registry: registry, alsoWriteTo: out.map { URL(fileURLWithPath: $0) })
+            }
+            (file, warnings) = (outcome.file, outcome.warnings)
+            print("wrote \(outcome.thresholdsFile.path)" + (outcome.weightsFile.map { " and the thresholds in \($0.path)" } ?? " (the run has no weights file)")
+                  + "; recorded in \(registry.file.path)")
+        } else {
+            (file, warnings) = try ThresholdFile.pick(fromReport: report!, strategy: parsed)
+            do {
+                try AtomicFile.write(file.yaml(), to: URL(fileURLWithPath: out!))
+            } catch { throw failure("\(error)") }
+        }
         warnings.forEach(warn)
         let width = max(5, file.classes.map(\.name.count).max() ?? 5)
         print("Thresholds (\(parsed)) picked on \(file.pickedOn.description):")
@@ -129,19 +151,38 @@ struct ThresholdsPickCommand: ParsableCommand {
                   + "  " + values[0].leftPadded(10) + "  " + values[1].leftPadded(9) + "  " + values[2].leftPadded(6)
                   + "  " + values[3].leftPadded(5) + (e.fallback ? "  (fallback: max-F1)" : ""))
         }
-        print("wrote \(out)")
+        if let out { print("wrote \(out)") }
     }
 }
 
 struct CompareCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "compare", abstract: "Compare evaluation reports per class.",
-                                                    discussion: "Deltas are against the first report, in percentage points.")
+    static let configuration = CommandConfiguration(
+        commandName: "compare", abstract: "Compare runs and evaluation reports per class, with config and threshold differences.",
+        discussion: """
+        Each argument is a run id from the run registry, a run folder, or a report folder (`screenlab evaluate --out`), mixed \
+        freely. Deltas are against the first, in percentage points. Runs are compared on their test report (--split val for \
+        val); compare.html overlays their loss and val mAP curves by epoch and their PR and F1 curves per class.
+        """)
 
-    @Argument(help: "Two or more report folders (written by `screenlab evaluate --out`).") var reports: [String]
+    @Argument(help: "Two or more run ids, run folders or report folders.") var reports: [String]
+    @Option(name: .long, help: "Which report of a run to compare: test (default) or val.") var split: String = "test"
     @Option(name: .long, help: "Folder for compare.md and compare.html.") var out: String = "."
+    @OptionGroup var registryOptions: RegistryOptions
+
+    func validate() throws {
+        guard reports.count >= 2 else { throw usageError("compare needs at least two runs or report folders") }
+    }
 
     func run() throws {
-        let comparison = try ReportComparison(paths: reports)
+        var opened: RunRegistry?
+        let registry = { () throws -> RunRegistry in
+            if let opened { return opened }
+            let registry = try RunRegistry(file: registryOptions.file)
+            opened = registry
+            return registry
+        }
+        let compared = try reportingRegistryErrors { try reports.map { try ComparedRun.resolve($0, registry: registry, split: split) } }
+        let comparison = RunComparison(compared)
         print(comparison.terminal(color: useColor), terminator: "")
         let folder = URL(fileURLWithPath: out)
         do {

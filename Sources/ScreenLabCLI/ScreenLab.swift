@@ -9,6 +9,7 @@ struct ScreenLab: ParsableCommand {
         abstract: "Train, evaluate and compare UI-element detectors for screen readers.",
         subcommands: [
             TrainCommand.self,
+            RunsCommand.self,
             PredictCommand.self,
             DataCommand.self,
             AugmentCommand.self,

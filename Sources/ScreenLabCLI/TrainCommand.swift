@@ -1,5 +1,7 @@
 import ArgumentParser
+import Data
 import Foundation
+import Registry
 import Training
 
 /// `screenlab train EXPERIMENT.yaml [--set key=value ...] | --resume RUN_DIR`.
@@ -18,6 +20,9 @@ struct TrainCommand: ParsableCommand {
     var overrides: [String] = []
     @Option(help: "Continue the run in this folder from its last checkpoint.") var resume: String?
     @Option(help: "Where run folders go (default: Experiments/runs of this checkout).") var runs: String?
+    @Option(help: "Run registry (SQLite) to record the run in (default: SCREENLAB_REGISTRY, else beside the runs folder: Experiments/runs.sqlite).")
+    var registry: String?
+    @Flag(help: "Do not record the run in the run registry.") var noRegistry = false
     @Flag(help: "No progress lines.") var quiet = false
 
     func validate() throws {
@@ -30,11 +35,20 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
+    /// The runs folder this run lives in: --runs, the resumed run's grandparent (RUNS/NAME/RUN_ID),
+    /// or Experiments/runs of the experiment's checkout.
+    var runsFolder: URL {
+        if let runs { return URL(fileURLWithPath: runs) }
+        if let resume { return URL(fileURLWithPath: resume).standardizedFileURL.deletingLastPathComponent().deletingLastPathComponent() }
+        return DatasetConfig.repoRoot(containing: URL(fileURLWithPath: experiment ?? ".")).appendingPathComponent("Experiments/runs")
+    }
+
     func run() throws {
         var options = Trainer.Options()
         options.showProgress = !quiet
         options.runsFolder = runs.map { URL(fileURLWithPath: $0) }
         options.pauseAfterSteps = ProcessInfo.processInfo.environment["SCREENLAB_TEST_PAUSE_AFTER_STEPS"].flatMap(Int.init)
+        if !noRegistry { options.registryFile = RegistryLocation.forRuns(folder: runsFolder, flag: registry) }
         do {
             let trainer: Trainer
             if let resume {

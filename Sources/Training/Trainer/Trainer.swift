@@ -30,6 +30,8 @@ public final class Trainer {
         /// Tests of kill -9: after this many steps the process writes `paused` in the run folder and
         /// sleeps until killed (`SCREENLAB_TEST_PAUSE_AFTER_STEPS` sets it for `screenlab train`).
         public var pauseAfterSteps: Int?
+        /// The run registry (SQLite) the run is recorded in as it goes; nil records nothing (tests).
+        public var registryFile: URL?
         public init() {}
     }
 
@@ -41,6 +43,7 @@ public final class Trainer {
     var state: RunState
     var metrics = MetricsLog()
     private let interruption = InterruptionFlag()
+    let recorder: RunRecorder
 
     /// A new run of the experiment in `file`, with `--set` overrides.
     public static func start(experiment file: URL, overrides: [String], options: Options = Options()) throws -> Trainer {
@@ -70,6 +73,7 @@ public final class Trainer {
         self.run = run
         self.options = options
         repositoryRoot = root
+        recorder = try RunRecorder(options: options)
         Parallel.threadCount = config.threads
         setup = try TrainingSetup(config: config, repositoryRoot: root,
                                   cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: options.log)
@@ -91,16 +95,30 @@ public final class Trainer {
         interruption.install()
         defer { interruption.uninstall() }
         try setup.writeRunFiles(to: run, state: state)
+        recorder.started(self)
         do {
             if !state.isFinishedTraining { try trainEpochs() }
         } catch let error as TrainingError {
             state.status = .failed
             state.stopReason = "\(error)"
             try? run.writeStatus(state)
+            recorder.stopped(.failed, reason: state.stopReason)
+            throw error
+        } catch {
+            recorder.stopped(.failed, reason: "\(error)")
             throw error
         }
-        if state.status == .interrupted { return try RunSummary.partial(config: config, run: run, state: state) }
-        return try RunReports(trainer: self).write()
+        if state.status == .interrupted {
+            recorder.stopped(.interrupted, reason: state.stopReason)
+            return try RunSummary.partial(config: config, run: run, state: state)
+        }
+        let summary: RunSummary
+        do { summary = try RunReports(trainer: self).write() } catch {
+            recorder.stopped(.failed, reason: "\(error)")
+            throw error
+        }
+        recorder.finished(run)
+        return summary
     }
 
     private func trainEpochs() throws {
@@ -206,6 +224,7 @@ public final class Trainer {
         let images = Double(state.epochSteps * config.batchSize)
         metrics.append(.init(epoch: epoch, losses: losses, learningRate: learningRate, valMAP50: valMAP, valMAPCenter: valCenter,
                              imagesPerSecond: images / max(state.epochSeconds, 1e-9), seconds: state.epochSeconds))
+        recorder.epochFinished(metrics.rows[metrics.rows.count - 1])
         options.log(String(format: "epoch %d/%d: ", epoch + 1, state.totalEpochs)
             + losses.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.4f", $0.value))" }.joined(separator: ", ")
             + (valMAP.map { String(format: ", val mAP@0.5 %.4f", $0) } ?? "")

@@ -1,0 +1,101 @@
+import Foundation
+import Registry
+import XCTest
+@testable import Training
+
+/// The trainer records its run in the registry as it goes: the row at the start, a row per
+/// epoch, the results at the end; a run killed with SIGKILL shows as interrupted with its epochs,
+/// and `--resume` continues the same row.
+final class RunRegistryRecordingTests: XCTestCase {
+    func testAFinishedRunHasItsRowEpochsClassResultsThresholdsAndArtifacts() throws {
+        let file = try TinyExperiment.write(name: "recorded")
+        let registryFile = file.deletingLastPathComponent().appendingPathComponent("runs.sqlite")
+        var options = TinyExperiment.options()
+        options.runsFolder = file.deletingLastPathComponent().appendingPathComponent("runs")
+        options.registryFile = registryFile
+        let trainer = try Trainer.start(experiment: file, overrides: ["epochs=2"], options: options)
+        let summary = try trainer.train()
+
+        let registry = try RunRegistry(file: registryFile)
+        let run = try registry.run(trainer.run.id)
+        XCTAssertEqual(run.status, .finished)
+        XCTAssertEqual(run.experiment, "recorded")
+        XCTAssertEqual(run.epochsDone, 2)
+        XCTAssertEqual(run.runFolder, trainer.run.url.standardizedFileURL.path)
+        XCTAssertEqual(run.host, RunRegistry.hostName)
+        XCTAssertEqual(run.pid, Int(getpid()))
+        XCTAssertTrue(run.configYAML?.contains("batch_size") == true)
+        XCTAssertTrue(run.dataset?.hasPrefix("synthetic") == true, run.dataset ?? "")
+        let test = try XCTUnwrap(summary["test"] as? [String: Any])
+        XCTAssertEqual(run.test.map50, test["map50"] as? Double, "the same number as summary.json")
+        let epochs = try registry.epochs(of: run.id)
+        XCTAssertEqual(epochs.map(\.epoch), [1, 2])
+        XCTAssertEqual(Set(epochs[0].losses.keys), ["cls", "dfl", "giou"])
+        XCTAssertEqual(epochs.map(\.valMAP50), trainer.metrics.rows.map(\.valMAP50))
+        XCTAssertEqual(try registry.classResults(of: run.id).count, 26, "13 classes on val and on test")
+        XCTAssertEqual(try registry.thresholds(of: run.id).count, 13)
+        let kinds = Set(try registry.artifacts(of: run.id).map(\.kind))
+        XCTAssertTrue(kinds.isSuperset(of: ["report", "weights", "thresholds", "summary"]), "\(kinds)")
+    }
+
+    func testKillMinus9ShowsInterruptedWithItsEpochsAndResumeContinuesTheSameRow() throws {
+        let screenlab = try screenlabBinary()
+        let experiment = try TinyExperiment.write(name: "killed")
+        let folder = experiment.deletingLastPathComponent()
+        let runs = folder.appendingPathComponent("runs"), registryFile = folder.appendingPathComponent("registry.sqlite")
+        let probe = try Trainer.start(experiment: experiment, overrides: ["epochs=2"], options: TinyExperiment.options())
+        let firstEpoch = probe.setup.loader.batchCount(epoch: 0)
+        try FileManager.default.removeItem(at: probe.run.url)
+
+        let child = Process()
+        child.executableURL = screenlab
+        child.arguments = ["train", experiment.path, "--set", "epochs=2", "--runs", runs.path, "--quiet"]
+        child.environment = ProcessInfo.processInfo.environment.merging(
+            ["SCREENLAB_TEST_PAUSE_AFTER_STEPS": "\(firstEpoch + 1)", "SCREENLAB_REGISTRY": registryFile.path]) { $1 }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let deadline = Date().addingTimeInterval(600)
+        var paused: URL?
+        while Date() < deadline, child.isRunning, paused == nil {
+            let candidates = (try? FileManager.default.contentsOfDirectory(at: runs.appendingPathComponent("killed"), includingPropertiesForKeys: nil)) ?? []
+            paused = candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("paused").path) }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let runFolder = try XCTUnwrap(paused, "the child never reached the pause")
+        XCTAssertEqual(try RunRegistry(file: registryFile).run(runFolder.lastPathComponent).status, .running, "alive: still running")
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+
+        let registry = try RunRegistry(file: registryFile)
+        let killed = try registry.run(runFolder.lastPathComponent)
+        XCTAssertEqual(killed.status, .interrupted)
+        XCTAssertTrue(killed.stopReason?.contains("--resume") == true, killed.stopReason ?? "")
+        XCTAssertEqual(try registry.epochs(of: killed.id).map(\.epoch), [1], "the finished epoch's row is intact")
+
+        let resume = Process()
+        resume.executableURL = screenlab
+        resume.arguments = ["train", "--resume", runFolder.path, "--quiet"]
+        resume.environment = ProcessInfo.processInfo.environment.merging(["SCREENLAB_REGISTRY": registryFile.path]) { $1 }
+        resume.standardOutput = FileHandle.nullDevice
+        resume.standardError = FileHandle.nullDevice
+        try resume.run()
+        resume.waitUntilExit()
+        XCTAssertEqual(resume.terminationStatus, 0)
+        let after = try RunRegistry(file: registryFile)
+        XCTAssertEqual(try after.runs().map(\.id), [killed.id], "the same row, not a new run")
+        let finished = try after.run(killed.id)
+        XCTAssertEqual(finished.status, .finished)
+        XCTAssertEqual(finished.startedAt, killed.startedAt, "the start time survives the resume")
+        XCTAssertEqual(try after.epochs(of: killed.id).map(\.epoch), [1, 2])
+    }
+
+    private func screenlabBinary() throws -> URL {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("no screenlab executable beside the tests (\(folder.path)); build with `swift build --build-tests`")
+        }
+        return binary
+    }
+}
