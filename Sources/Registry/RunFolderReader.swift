@@ -35,7 +35,10 @@ public enum RunFolderReader {
         return found
     }
 
-    public static func read(_ folder: URL) throws -> RunResults {
+    /// `summary`/`epochs`: the trainer's own values in memory, used instead of summary.json and
+    /// metrics.csv, whose text rounds them (metrics.csv keeps 6 decimals), so the registry holds
+    /// exactly the numbers the run computed.
+    public static func read(_ folder: URL, summary given: [String: Any]? = nil, epochs exact: [EpochRecord]? = nil) throws -> RunResults {
         let folder = folder.standardizedFileURL
         guard isRunFolder(folder) else {
             throw RegistryError.badRunFolder(folder: folder.path, reason: "not a run folder (no experiment.yaml and config.resolved.yaml); give a folder `screenlab train` printed")
@@ -48,8 +51,8 @@ public enum RunFolderReader {
         guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("metrics.csv").path) else {
             throw RegistryError.badRunFolder(folder: folder.path, reason: "metrics.csv is missing (a run writes it after its first epoch); nothing to import")
         }
-        let epochs = try MetricsCSV.parse(try text(folder, "metrics.csv"), file: folder.appendingPathComponent("metrics.csv").path)
-        let summary = try jsonObject(folder, "summary.json")
+        let epochs = try exact ?? MetricsCSV.parse(try text(folder, "metrics.csv"), file: folder.appendingPathComponent("metrics.csv").path)
+        let summary = try given ?? jsonObject(folder, "summary.json")
         let status = try jsonObject(folder, "status.json")
 
         var run = RunRecord(id: folder.lastPathComponent, experiment: (summary?["experiment"] as? String) ?? folder.deletingLastPathComponent().lastPathComponent,

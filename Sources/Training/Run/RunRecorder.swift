@@ -53,12 +53,12 @@ final class RunRecorder {
         attempt { try registry.setStatus(status, reason: reason, runID: runID) }
     }
 
-    /// The run folder as `runs import` reads it (summary.json has just been written), plus what
-    /// only the live process knows.
-    func finished(_ run: RunFolder) {
+    /// The run folder as `runs import` reads it, with the summary and epochs from memory (exact,
+    /// where the files round), plus what only the live process knows.
+    func finished(_ trainer: Trainer, summary: RunSummary) {
         guard let registry else { return }
         attempt {
-            var results = try RunFolderReader.read(run.url)
+            var results = try RunFolderReader.read(trainer.run.url, summary: summary.object, epochs: trainer.metrics.rows.map(Self.epochRecord))
             results.run.host = RunRegistry.hostName
             results.run.pid = Int(getpid())
             try registry.record(results)

@@ -117,7 +117,7 @@ public final class Trainer {
             recorder.stopped(.failed, reason: "\(error)")
             throw error
         }
-        recorder.finished(run)
+        recorder.finished(self, summary: summary)
         return summary
     }
 
