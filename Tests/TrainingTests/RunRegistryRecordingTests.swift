@@ -1,5 +1,7 @@
 import Foundation
+import Evaluation
 import Registry
+import Weights
 import XCTest
 @testable import Training
 
@@ -36,6 +38,26 @@ final class RunRegistryRecordingTests: XCTestCase {
         XCTAssertEqual(try registry.thresholds(of: run.id).count, 13)
         let kinds = Set(try registry.artifacts(of: run.id).map(\.kind))
         XCTAssertTrue(kinds.isSuperset(of: ["report", "weights", "thresholds", "summary"]), "\(kinds)")
+
+        // thresholds pick --run: the registry, the run's thresholds.yaml and its weights agree.
+        let outcome = try RunThresholdPick.pick(run: run.id, strategy: try ThresholdStrategy(parsing: "recall:0.01"), registry: registry)
+        let recorded = try registry.thresholds(of: run.id)
+        XCTAssertEqual(recorded.first?.strategy, "recall:0.01")
+        XCTAssertEqual(recorded.map(\.confidence), outcome.file.classes.map(\.confidence))
+        XCTAssertTrue(try String(contentsOf: trainer.run.thresholdsFile, encoding: .utf8).contains("recall:0.01"))
+        let header = try WeightsFile.read(contentsOf: trainer.run.weightsFile).header
+        let inWeights = Dictionary(uniqueKeysWithValues: (header.thresholds ?? []).map { ($0.className, $0.confidence) })
+        for entry in outcome.file.classes { XCTAssertEqual(inWeights[entry.name], entry.confidence, entry.name) }
+
+        // compare: the run by id and by folder; per-class tables, and PR curves in the page.
+        let comparison = RunComparison([
+            try ComparedRun.resolve(run.id, registry: { registry }),
+            try ComparedRun.resolve(trainer.run.url.path, registry: { registry }),
+        ])
+        XCTAssertEqual(comparison.reports?.reports.count, 2)
+        XCTAssertTrue(comparison.terminal(color: false).contains("Configs: identical."))
+        let html = comparison.html()
+        XCTAssertTrue(html.contains("precision–recall") && html.contains("Training loss (sum of terms) by epoch"))
     }
 
     func testKillMinus9ShowsInterruptedWithItsEpochsAndResumeContinuesTheSameRow() throws {
