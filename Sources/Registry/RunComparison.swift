@@ -61,7 +61,11 @@ public struct RunComparison {
     public func terminal(color: Bool) -> String {
         var out = legend.joined(separator: "\n") + "\n"
         for note in notes { out += "note: \(note)\n" }
-        if let reports { out += "\nPer class (letters as in the report table below):\n" + reports.terminal(color: color) }
+        if let reports {
+            // The evaluator's table letters only the compared reports; runs without one are left out of it.
+            let heading = reports.reports.count == runs.count ? "\nPer class:\n" : "\nPer class (runs with a report, lettered anew):\n"
+            out += heading + reports.terminal(color: color)
+        }
         if let config = configDifferences() {
             out += config.rows.isEmpty ? "\nConfigs: identical.\n" : "\nConfig differences (only keys that differ):\n" + config.terminal() + "\n"
         }

@@ -41,6 +41,7 @@ final class RunRecorder {
         record.bestValMAP50 = trainer.state.bestValMAP50
         record.bestEpoch = trainer.state.bestEpoch.map { $0 + 1 }
         attempt { try registry.startRun(record, epochs: trainer.metrics.rows.map(Self.epochRecord)) }
+        log("run registry: \(registry.file.path) (`screenlab runs show \(runID)`)")
     }
 
     func epochFinished(_ row: MetricsLog.Row) {
