@@ -118,7 +118,9 @@ struct ThresholdsPickCommand: ParsableCommand {
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
-        guard (report == nil) != (runID == nil) else { throw usageError("give --report REPORT_DIR or --run RUN, not both") }
+        guard (report == nil) != (runID == nil) else {
+            throw usageError(report == nil ? "give --report REPORT_DIR (an evaluation report) or --run RUN (a run in the registry)" : "give --report or --run, not both")
+        }
         if report != nil, out == nil { throw usageError("--out FILE is needed with --report") }
     }
 
