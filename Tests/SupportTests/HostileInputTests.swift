@@ -53,7 +53,9 @@ final class HostileInputTests: XCTestCase {
         let dashes = String(repeating: "- ", count: 5000) + "x\n"
         // Closing brackets in a plain scalar must not let a later deep flow through.
         let closers = "a: x" + String(repeating: "]", count: 5000) + "\nb: " + flow
-        for text in [flow, "a: " + flow, block, dashes, closers] {
+        // A quote inside a plain scalar is text: it must not hide what follows from the count.
+        let apostrophe = "a: it's\nb: " + flow, glued = "a:'x\nb: " + flow, doubleQuote = "a: say \"hi\nb: " + flow
+        for text in [flow, "a: " + flow, block, dashes, closers, apostrophe, glued, doubleQuote] {
             XCTAssertThrowsError(try YAMLDocument.parse(text, file: "deep.yaml")) { error in
                 XCTAssertTrue("\(error)".contains("nested more than 64 levels"), "\(error)")
             }
