@@ -5,7 +5,7 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SECONDS_TO_RUN=${1:-180}
-OUT=$HERE/build/fuzz FLAGS="-Onone -g -enable-testing -sanitize=fuzzer,address" sh "$HERE/build-modules.sh"
+OUT=$HERE/build/fuzz FLAGS="-Onone -g -enable-testing -sanitize=fuzzer,address" CFLAGS="-fsanitize=fuzzer-no-link,address" sh "$HERE/build-modules.sh"
 swiftc -Onone -g -parse-as-library -sanitize=fuzzer,address -I "$HERE/build/fuzz" -L "$HERE/build/fuzz" \
     -lWeights -lTensor -lSupport -lYams -lCYaml "$HERE/FuzzTarget.swift" -o "$HERE/build/fuzz/weights-fuzz"
 mkdir -p "$HERE/corpus"

@@ -185,13 +185,13 @@ private struct ConfigReader {
     }
 
     func int(_ node: Node?, key: String) throws -> Int {
-        guard let value = node?.int else { throw fail(key, node, node == nil ? "missing" : "expected an integer") }
+        guard let node, let value = YAMLValue.integer(node) else { throw fail(key, node, node == nil ? "missing" : "expected an integer") }
         return value
     }
 
     func floats(_ node: Node?, key: String) throws -> [Float] {
         try sequence(node, key: key).enumerated().map { index, element in
-            guard let value = element.float else { throw fail("\(key)[\(index)]", element, "expected a number") }
+            guard let value = YAMLValue.number(element) else { throw fail("\(key)[\(index)]", element, "expected a number") }
             return Float(value)
         }
     }

@@ -53,7 +53,9 @@ final class HostileInputTests: XCTestCase {
         let dashes = String(repeating: "- ", count: 5000) + "x\n"
         // Closing brackets in a plain scalar must not let a later deep flow through.
         let closers = "a: x" + String(repeating: "]", count: 5000) + "\nb: " + flow
-        for text in [flow, "a: " + flow, block, dashes, closers] {
+        // A quote inside a plain scalar is text: it must not hide what follows from the count.
+        let apostrophe = "a: it's\nb: " + flow, glued = "a:'x\nb: " + flow, doubleQuote = "a: say \"hi\nb: " + flow
+        for text in [flow, "a: " + flow, block, dashes, closers, apostrophe, glued, doubleQuote] {
             XCTAssertThrowsError(try YAMLDocument.parse(text, file: "deep.yaml")) { error in
                 XCTAssertTrue("\(error)".contains("nested more than 64 levels"), "\(error)")
             }
@@ -99,6 +101,10 @@ final class HostileInputTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("appears twice (first on line 9)"), "\(error)")
         }
         XCTAssertThrowsError(try root.mapping(allowed: ["classes"])) { XCTAssertTrue("\($0)".contains("unknown key"), "\($0)") }
+        // Yams traps on an overflowing base-60 integer; such values are not numbers here (found by yaml-fuzz).
+        let sexagesimal = try XCTUnwrap(try YAMLDocument.parse("x: 1:0:0:0:0:0:0:0:0:0:0:0:0\n", file: "s.yaml")).mapping().required("x")
+        XCTAssertThrowsError(try sexagesimal.int()) { XCTAssertTrue("\($0)".contains("whole number"), "\($0)") }
+        XCTAssertThrowsError(try sexagesimal.double())
         XCTAssertThrowsError(try YAMLDocument.parse("x: .nan\n", file: "n.yaml")!.mapping().required("x").double()) {
             XCTAssertTrue("\($0)".contains("finite"), "\($0)")
         }

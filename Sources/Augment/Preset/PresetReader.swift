@@ -166,7 +166,7 @@ final class PresetSection {
 
     func number(_ key: String, within bounds: ClosedRange<Double>) throws -> Double? {
         guard let (node, line) = value(key) else { return nil }
-        guard let number = node.float ?? node.int.map(Double.init), number.isFinite else {
+        guard let number = YAMLValue.number(node), number.isFinite else {
             throw fail(line, "'\(name).\(key)' must be a number, found '\(node.string ?? "a list or mapping")'")
         }
         guard bounds.contains(number) else {
@@ -179,7 +179,7 @@ final class PresetSection {
 
     func integer(_ key: String, within bounds: ClosedRange<Int>) throws -> Int? {
         guard let (node, line) = value(key) else { return nil }
-        guard let number = node.int else {
+        guard let number = YAMLValue.integer(node) else {
             throw fail(line, "'\(name).\(key)' must be a whole number, found '\(node.string ?? "a list or mapping")'")
         }
         guard bounds.contains(number) else {
@@ -207,9 +207,9 @@ final class PresetSection {
         guard let (node, line) = value(key) else { return nil }
         let values: [Double?]
         if let sequence = node.sequence {
-            values = sequence.map { $0.float ?? $0.int.map(Double.init) }
+            values = sequence.map { YAMLValue.number($0) }
         } else {
-            values = [node.float ?? node.int.map(Double.init)]
+            values = [YAMLValue.number(node)]
         }
         guard (1...2).contains(values.count), let low = values.first!, let high = values.last!, low.isFinite, high.isFinite else {
             throw fail(line, "'\(name).\(key)' must be a number or a list [low, high] of two numbers")

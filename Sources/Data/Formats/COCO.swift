@@ -219,10 +219,18 @@ public enum COCOWriter {
             COCOFile.Category(id: $0, name: $1, supercategory: nil)
         })
         var usedIDs = Set<Int>()
-        var nextID = (dataset.samples.compactMap(\.cocoImageID).max() ?? 0) + 1
+        // Nil when the largest id in use is Int.max (a file may hold any id): no new id is left.
+        let largest = dataset.samples.compactMap(\.cocoImageID).max() ?? 0
+        var nextID: Int? = largest == Int.max ? nil : largest + 1
         for (index, sample) in dataset.samples.enumerated() {
             let imageID: Int
-            if let given = sample.cocoImageID { imageID = given } else { imageID = nextID; nextID += 1 }
+            if let given = sample.cocoImageID { imageID = given } else {
+                guard let next = nextID else {
+                    throw DatasetError.unreadable(file: sample.imagePath, line: nil, reason: "no COCO image id is left above the largest one in use (\(Int.max)); renumber the images")
+                }
+                imageID = next
+                nextID = next == Int.max ? nil : next + 1
+            }
             guard usedIDs.insert(imageID).inserted else {
                 throw DatasetError.unreadable(file: sample.imagePath, line: nil, reason: "COCO image id \(imageID) is used by two samples")
             }

@@ -107,8 +107,8 @@ enum YAMLPreflight {
                 let tokenStart = Scan.startsToken(previous)
                 switch c {
                 case 35 where previous == nil || previous == 32 || previous == 9: return  // comment
-                case 34 where tokenStart: inDouble = true
-                case 39 where tokenStart: inSingle = true
+                case 34 where startsQuotedScalar(line, at: i): inDouble = true
+                case 39 where startsQuotedScalar(line, at: i): inSingle = true
                 // (One condition per bracket: `case 91, 123 where` would guard only the second.)
                 case 91 where tokenStart || flowDepth > 0, 123 where tokenStart || flowDepth > 0:  // [ {
                     flowDepth += 1
@@ -121,6 +121,22 @@ enum YAMLPreflight {
                     return
                 default: break
                 }
+            }
+        }
+
+        /// Whether a quote at `i` opens a quoted scalar for the parser too. Believing a quote that
+        /// is only text (`a: it's`, `a:'x'`) would hide everything after it from the depth count,
+        /// so a quote counts only at the start of a line, after `: `, `- ` or `? ` (with the
+        /// space), or after `[`, `{` or `,` inside a flow collection.
+        private func startsQuotedScalar(_ line: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+            var j = i - 1
+            while j >= 0, line[j] == 32 || line[j] == 9 { j -= 1 }
+            guard j >= 0 else { return true }
+            let previous = line[j], spaced = j < i - 1
+            switch previous {
+            case 58, 45, 63: return spaced && (j == 0 || line[j - 1] == 32 || line[j - 1] == 9 || previous == 58)  // : - ?
+            case 91, 123, 44: return flowDepth > 0 || previous != 44  // [ { ,
+            default: return false
             }
         }
 

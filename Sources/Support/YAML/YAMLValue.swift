@@ -43,21 +43,34 @@ public struct YAMLValue {
     }
 
     public func int(in range: ClosedRange<Int>? = nil) throws -> Int {
-        guard node.scalar != nil, let value = node.int else { throw error("expected a whole number, found \(describe)") }
+        guard let value = YAMLValue.integer(node) else { throw error("expected a whole number, found \(describe)") }
         if let range, !range.contains(value) { throw error("is \(value); it must lie in \(range.lowerBound)...\(range.upperBound)") }
         return value
     }
 
     /// A finite number (integers accepted), optionally within `range`.
     public func double(in range: ClosedRange<Double>? = nil) throws -> Double {
-        // "1e-05" (how Swift prints small doubles) is text to YAML 1.1's float rule: read plain scalars as numbers too.
-        let plain = node.scalar.flatMap { $0.style == .plain ? Double($0.string) : nil }
-        guard node.scalar != nil, let value = node.float ?? node.int.map(Double.init) ?? plain else {
+        guard let value = YAMLValue.number(node) else {
             throw error("expected a number, found \(describe)")
         }
         guard value.isFinite else { throw error("is \(value); it must be a finite number") }
         if let range, !range.contains(value) { throw error("is \(value); it must lie in \(range.lowerBound)...\(range.upperBound)") }
         return value
+    }
+
+    /// A scalar's whole number. Yams' `Node.int` traps (Int overflow) on a YAML 1.1 base-60
+    /// value with a dozen `:` parts ("1:0:0:0:0:0:0:0:0:0:0:0", found by yaml-fuzz), so values
+    /// with a colon are not numbers here; ScreenLab's files never use base 60.
+    public static func integer(_ node: Node) -> Int? {
+        guard let scalar = node.scalar, !scalar.string.contains(":") else { return nil }
+        return node.int
+    }
+
+    /// A scalar's number (integers too), with the same base-60 guard. "1e-05" (how Swift prints
+    /// small doubles) is text to YAML 1.1's float rule, so plain scalars are read by `Double` too.
+    public static func number(_ node: Node) -> Double? {
+        guard let scalar = node.scalar, !scalar.string.contains(":") else { return nil }
+        return node.float ?? node.int.map(Double.init) ?? (scalar.style == .plain ? Double(scalar.string) : nil)
     }
 
     public func bool() throws -> Bool {
