@@ -79,6 +79,10 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: laughs, file: "laughs.yaml")) { error in
             XCTAssertTrue("\(error)".hasPrefix("laughs.yaml"), "\(error)")
         }
+        // Yams' Node.int traps on this YAML 1.1 base-60 overflow (found by yaml-fuzz).
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal.replacingOccurrences(of: "epochs: 2", with: "epochs: 1:0:0:0:0:0:0:0:0:0:0:0"), file: "e.yaml")) { error in
+            XCTAssertEqual("\(error)", "e.yaml:3 (epochs): expected an integer, found '1:0:0:0:0:0:0:0:0:0:0:0'")
+        }
         XCTAssertThrowsError(try ExperimentConfig.load(contentsOf: URL(fileURLWithPath: "/dev/zero"))) { error in
             XCTAssertTrue("\(error)".contains("/dev/zero"), "\(error)")
         }

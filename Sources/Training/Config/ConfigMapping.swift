@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Yams
 
 /// A configuration mistake, naming the file (or `--set`), the line and the dotted key.
@@ -73,7 +74,8 @@ final class ConfigMapping {
 
     func optionalInt(_ key: String, range: ClosedRange<Int>) throws -> Int? {
         guard let node = value(key) else { return nil }
-        guard let number = node.int, node.scalar != nil else { throw error(key, "expected an integer, found '\(describe(node))'") }
+        // Support's guarded reading: Yams' own traps on an overflowing base-60 value (yaml-fuzz).
+        guard let number = YAMLValue.integer(node) else { throw error(key, "expected an integer, found '\(describe(node))'") }
         guard range.contains(number) else { throw error(key, "\(number) is out of range; allowed \(range.lowerBound)…\(range.upperBound)") }
         return number
     }
@@ -84,7 +86,7 @@ final class ConfigMapping {
 
     func optionalDouble(_ key: String, range: ClosedRange<Double>) throws -> Double? {
         guard let node = value(key) else { return nil }
-        guard let number = node.float, node.scalar != nil, number.isFinite else { throw error(key, "expected a number, found '\(describe(node))'") }
+        guard let number = YAMLValue.number(node), number.isFinite else { throw error(key, "expected a number, found '\(describe(node))'") }
         guard range.contains(number) else { throw error(key, "\(number) is out of range; allowed \(range.lowerBound)…\(range.upperBound)") }
         return number
     }

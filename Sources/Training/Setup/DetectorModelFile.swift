@@ -44,7 +44,7 @@ public struct DetectorModelFile: Equatable {
         let normalizationMap = try top.mapping("normalization")
         func triple(_ key: String, _ fallback: [Float]) throws -> [Float] {
             guard let node = normalizationMap.value(key) else { return fallback }
-            guard let values = node.sequence?.compactMap({ $0.float.map(Float.init) }), values.count == 3, values.allSatisfy(\.isFinite) else {
+            guard let values = node.sequence?.compactMap({ YAMLValue.number($0).map(Float.init) }), values.count == 3, values.allSatisfy(\.isFinite) else {
                 throw normalizationMap.error(key, "expected three numbers (R, G, B)")
             }
             return values
