@@ -73,6 +73,15 @@ final class FusedConvolutionTests: XCTestCase {
         }
     }
 
+    /// Outputs larger than one 64 KB panel (32 channels × 1,200 positions → 3 panels per image,
+    /// the last one short), so the panel loop and its boundaries are checked.
+    func testOutputsSpanningSeveralPanels() throws {
+        for batch in [1, 2] {
+            check(try Conv2dGeometry(batch: batch, inChannels: 4, inHeight: 30, inWidth: 40, outChannels: 32, kernel: 1), bounds: relu6)
+            check(try Conv2dGeometry(batch: batch, inChannels: 3, inHeight: 30, inWidth: 40, outChannels: 32, kernel: 3, padding: 1), bounds: .identity)
+        }
+    }
+
     func testDepthwise3x3BothStridesAndTails() throws {
         for (stride, width) in [(1, 19), (2, 19), (2, 36), (1, 3)] {
             for batch in [1, 3] {

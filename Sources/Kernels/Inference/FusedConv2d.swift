@@ -66,7 +66,7 @@ public enum FusedConv2d {
                 for n in images {
                     let x = input + n * g.inChannels * inPlane
                     if let columns { unfold.unfold(x, into: columns) }
-                    image.compute(n, columns: UnsafePointer(columns) ?? x, positions: 0..<outPlane)
+                    image.computeInPanels(n, columns: UnsafePointer(columns) ?? x, positions: 0..<outPlane)
                 }
             }
             return
@@ -87,7 +87,7 @@ public enum FusedConv2d {
                 b = UnsafePointer(columns)
             }
             Parallel.forEachChunk(panels, workers: panelWorkers) { range, _ in
-                image.compute(n, columns: b, positions: (range.lowerBound * 16)..<min(outPlane, range.upperBound * 16))
+                image.computeInPanels(n, columns: b, positions: (range.lowerBound * 16)..<min(outPlane, range.upperBound * 16))
             }
         }
     }
@@ -100,6 +100,22 @@ public enum FusedConv2d {
         let bounds: ActivationBounds
         let output: UnsafeMutablePointer<Float>
         let layout: OutputLayout
+
+        /// Output floats per panel: 64 KB, so the epilogue reads what the GEMM just wrote from
+        /// L2 instead of memory. One GEMM over a whole 16×128×256 stem output (2 MB) followed by
+        /// the epilogue is just the training graph's separate pass again.
+        static let panelFloats = 16_384
+
+        /// `compute` over `positions` in cache-sized panels (multiples of 16 positions).
+        func computeInPanels(_ n: Int, columns: UnsafePointer<Float>, positions: Range<Int>) {
+            let width = max(16, Self.panelFloats / g.outChannels / 16 * 16)
+            var start = positions.lowerBound
+            while start < positions.upperBound {
+                let end = min(positions.upperBound, start + width)
+                compute(n, columns: columns, positions: start..<end)
+                start = end
+            }
+        }
 
         /// `columns` is the image's [depth × outPlane] matrix (the input itself for 1×1).
         func compute(_ n: Int, columns: UnsafePointer<Float>, positions: Range<Int>) {
