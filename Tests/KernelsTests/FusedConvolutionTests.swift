@@ -73,8 +73,8 @@ final class FusedConvolutionTests: XCTestCase {
         }
     }
 
-    /// Outputs larger than one 64 KB panel (32 channels × 1,200 positions → 3 panels per image,
-    /// the last one short), so the panel loop and its boundaries are checked.
+    /// Outputs larger than one 64 KB panel (32 channels × 1,200 positions → 512-wide panels,
+    /// 3 per image, the last one short), so the panel loop and its boundaries are checked.
     func testOutputsSpanningSeveralPanels() throws {
         for batch in [1, 2] {
             check(try Conv2dGeometry(batch: batch, inChannels: 4, inHeight: 30, inWidth: 40, outChannels: 32, kernel: 1), bounds: relu6)

@@ -106,9 +106,13 @@ public enum FusedConv2d {
         /// the epilogue is just the training graph's separate pass again.
         static let panelFloats = 16_384
 
+        /// At least this many positions per GEMM call: each call packs the whole weight matrix
+        /// again (512×512 floats = 1 MB in stage 5), so narrow panels would repack it per 32 columns.
+        static let minimumPanelWidth = 256
+
         /// `compute` over `positions` in cache-sized panels (multiples of 16 positions).
         func computeInPanels(_ n: Int, columns: UnsafePointer<Float>, positions: Range<Int>) {
-            let width = max(16, Self.panelFloats / g.outChannels / 16 * 16)
+            let width = max(Self.minimumPanelWidth, Self.panelFloats / g.outChannels / 16 * 16)
             var start = positions.lowerBound
             while start < positions.upperBound {
                 let end = min(positions.upperBound, start + width)
