@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
 
         // Running a trained detector: loading it from its weights file, letterbox → detections in source pixels.
-        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "Autograd", "Tensor", "Support"]),
+        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
         // The SQLite run registry (schema in Sources/Registry/SCHEMA.md): runs, per-epoch metrics,
         // per-class results, artifacts; run comparison across registry rows, run folders and reports.
@@ -89,7 +89,7 @@ let package = Package(
         ]),
 
         // Everything `screenlab bench` measures with, kept out of the libraries it measures.
-        .target(name: "Benchmarks", dependencies: ["Training", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .target(name: "Benchmarks", dependencies: ["Training", "Inference", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "EngineTestSupport", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "Detection", "Evaluation", "Data", "Weights", "Tensor", "Support"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),

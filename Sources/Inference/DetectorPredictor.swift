@@ -1,4 +1,3 @@
-import Autograd
 import Data
 import Detection
 import Evaluation
@@ -9,8 +8,11 @@ import Tensor
 
 /// Detections for a list of screens, exactly as training's validation, `evaluate --weights` and
 /// `predict` make them: each image letterboxed to the model input, one eval-mode forward pass
-/// per batch on a no-gradient tape, the head decoded, post-processed and mapped back to the
-/// image's own pixels. Unreadable images are listed and skipped (they then count as screens with
+/// per batch, the head decoded, post-processed and mapped back to the
+/// image's own pixels. The forward pass is the fused inference model (`FusedDetector`: batch
+/// norm folded, activations fused, buffers planned once), folded from `model`'s weights at the
+/// start of every `predict` call — so the trainer's EMA weights, swapped in just before, are
+/// the ones that run. Unreadable images are listed and skipped (they then count as screens with
 /// missed ground truth).
 public struct DetectorPredictor {
     public let model: UIDetector
@@ -35,9 +37,8 @@ public struct DetectorPredictor {
 
     public func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {
         let width = model.configuration.inputWidth, height = model.configuration.inputHeight
-        let wasTraining = model.isTraining
-        model.eval()
-        defer { if wasTraining { model.train() } }
+        // Folding reads the weights as they are now (about a millisecond): never a stale copy.
+        let fused = try FusedDetector(model)
         var output = Output(predictions: [], unreadable: [])
         let progress = ProgressLine(label, total: samples.count, unit: "images", enabled: showProgress)
         var start = 0
@@ -63,8 +64,7 @@ public struct DetectorPredictor {
             }
             if !slots.isEmpty {
                 let batch = slots.count < end - start ? try images.prefixBatch(slots.count) : images
-                let tape = Tape.noGradient()
-                let flat = try model(tape.constant(batch)).value
+                let flat = try fused(batch)
                 for (slot, decoded) in decoder.decode(flat, images: slots.count).enumerated() {
                     let (position, mapping) = slots[slot]
                     for box in postprocessor.detections(classProbabilities: decoded.probabilities, boxes: decoded.boxes, mapping: mapping) {

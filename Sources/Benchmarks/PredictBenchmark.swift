@@ -1,0 +1,113 @@
+import Autograd
+import Detection
+import Foundation
+import Inference
+import Kernels
+import NN
+import Support
+import Tensor
+
+/// `screenlab bench predict`: the fused inference model against the training graph in eval
+/// mode (`UIDetector` on a no-gradient tape), batch-1 latency and batch-8 throughput, medians
+/// over interleaved rounds so slow drifts in machine load hit both alike.
+public struct PredictBenchmark {
+    public struct Result {
+        public let configuration: UIDetectorConfiguration
+        /// Median milliseconds per forward pass.
+        public let fusedBatch1: Double, graphBatch1: Double
+        public let fusedBatch8: Double, graphBatch8: Double
+        /// Median milliseconds to fold the model (what every `predict` call pays first).
+        public let folding: Double
+        public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
+        public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
+    }
+
+    public let configuration: UIDetectorConfiguration
+
+    public init(configuration: UIDetectorConfiguration = UIDetectorConfiguration()) throws {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    /// The peer's architecture (`../shared/peers/torch-reference/detector.py`): the shared SSD
+    /// head, 13 classes × 3 anchors, strides 8/16/32 — same layers and sizes as its Detector.
+    public static let peerArchitecture = UIDetectorConfiguration(head: .anchored, classCount: 13, anchorsPerCell: 3)
+
+    /// `rounds` alternating blocks per contender; `batch1Runs` / `batch8Runs` timed runs in all.
+    public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true) throws -> Result {
+        let model = try UIDetector(configuration: configuration, seed: 0)
+        model.eval()
+        let fused = try FusedDetector(model)
+        var random = SeededRandom(seed: 1)
+        let one = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
+        let eight = Initialization.normal(shape: [8, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
+        func graph(_ x: Tensor) -> InterleavedTiming.Contender {
+            InterleavedTiming.Contender { _ = try model(Tape.noGradient().constant(x)) }
+        }
+        func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
+        let folding = InterleavedTiming.Contender { _ = try FusedDetector(model) }
+        let small = try InterleavedTiming.medianMilliseconds([fast(one)] + (includeGraph ? [graph(one)] : []) + [folding],
+                                                             repetitions: batch1Runs, rounds: rounds)
+        let large = try InterleavedTiming.medianMilliseconds([fast(eight)] + (includeGraph ? [graph(eight)] : []),
+                                                             repetitions: batch8Runs, rounds: rounds)
+        return Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
+                      fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
+    }
+}
+
+/// The PyTorch and ONNX Runtime inference numbers of the peer scripts in
+/// `../shared/peers/torch-reference` (torch_bench.py, ort_bench.py), run as child processes.
+public struct InferencePeers {
+    /// "NCHW" / "channels_last" → median milliseconds, batch 1 and batch 8.
+    public var torchBatch1: [String: Double] = [:]
+    public var torchBatch8: [String: Double] = [:]
+    /// ONNX Runtime batch-1 median milliseconds (ORT_ENABLE_ALL, 2 intra-op threads).
+    public var onnxRuntimeBatch1: Double?
+
+    public init() {}
+
+    public static func runScript(python: String, folder: String, script: String, arguments: [String] = []) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch {
+            throw PeerError(message: "cannot start \(python) in \(folder): \(error.localizedDescription)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw PeerError(message: "\(script) exited with \(process.terminationStatus):\n\(text.suffix(2000))")
+        }
+        return text
+    }
+
+    /// Reads torch_bench.py's "[NCHW] inference batch 1 (eval, inference_mode): median 23.10 ms, …"
+    /// and "[NCHW] inference batch 8 (eval): median 120.5 ms -> 66.4 img/s".
+    public mutating func readTorch(_ text: String) {
+        for line in text.split(separator: "\n") where line.contains("inference batch") {
+            guard let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]"),
+                  let milliseconds = Self.median(in: line) else { continue }
+            let format = String(line[line.index(after: open)..<close])
+            if line.contains("inference batch 1 ") { torchBatch1[format] = milliseconds }
+            if line.contains("inference batch 8 ") { torchBatch8[format] = milliseconds }
+        }
+    }
+
+    /// Reads ort_bench.py's "[ORT ORT_ENABLE_ALL, intra_op=2] batch 1 latency: median 9.30 ms, …".
+    public mutating func readOnnxRuntime(_ text: String) {
+        for line in text.split(separator: "\n") where line.hasPrefix("[ORT") && line.contains("batch 1 latency") {
+            onnxRuntimeBatch1 = Self.median(in: line)
+        }
+    }
+
+    /// The number after "median " in milliseconds.
+    static func median(in line: Substring) -> Double? {
+        guard let range = line.range(of: "median ") else { return nil }
+        return line[range.upperBound...].split(separator: " ").first.flatMap { Double($0) }
+    }
+}

@@ -1,0 +1,78 @@
+import Kernels
+
+/// The fused model's forward pass as a list of steps over numbered activations, independent
+/// of the batch size: value 0 is the input; every convolution makes a new value, except the
+/// head's last convolutions, which write rows of the flat output matrix directly.
+struct InferenceGraph {
+    struct Value {
+        let channels: Int, height: Int, width: Int
+        var planeCount: Int { channels * height * width }
+    }
+
+    enum Destination: Equatable {
+        case value(Int)
+        /// The flat head matrix, starting at this position of every image (positions-first).
+        case flat(positionOffset: Int)
+    }
+
+    enum Step {
+        case convolution(layer: Int, input: Int, output: Destination)
+        /// `fine += nearest2x(coarse)`, in place (the FPN's top-down sum).
+        case addUpsampled(coarse: Int, fine: Int)
+    }
+
+    private(set) var layers: [FoldedConvolution] = []
+    private(set) var values: [Value]
+    private(set) var steps: [Step] = []
+    /// Channels of the flat matrix's rows (the head's output convolutions all have this many).
+    private(set) var flatRowChannels: Int?
+
+    init(inputChannels: Int, height: Int, width: Int) {
+        values = [Value(channels: inputChannels, height: height, width: width)]
+    }
+
+    /// Adds `layer` on `input`; returns the new value (nil when it writes the flat output).
+    @discardableResult
+    mutating func convolution(_ layer: FoldedConvolution, input: Int, flatPositionOffset: Int? = nil, name: String) throws -> Int? {
+        let x = values[input]
+        guard layer.inputChannels == x.channels else {
+            throw InferenceModelError(layer: name, reason: "expects \(layer.inputChannels) input channels, gets \(x.channels)")
+        }
+        let g = try layer.geometry(batch: 1, height: x.height, width: x.width)
+        guard FusedConv2d.isSupported(g) else {
+            throw InferenceModelError(layer: name, reason: "groups \(layer.groups) is neither 1 nor the channel count")
+        }
+        layers.append(layer)
+        if let offset = flatPositionOffset {
+            guard g.groups == 1, flatRowChannels == nil || flatRowChannels == g.outChannels else {
+                throw InferenceModelError(layer: name, reason: "head outputs must be dense convolutions with one channel count")
+            }
+            flatRowChannels = g.outChannels
+            steps.append(.convolution(layer: layers.count - 1, input: input, output: .flat(positionOffset: offset)))
+            return nil
+        }
+        values.append(Value(channels: g.outChannels, height: g.outHeight, width: g.outWidth))
+        steps.append(.convolution(layer: layers.count - 1, input: input, output: .value(values.count - 1)))
+        return values.count - 1
+    }
+
+    mutating func addUpsampled(coarse: Int, into fine: Int) throws {
+        let c = values[coarse], f = values[fine]
+        guard c.channels == f.channels, 2 * c.height == f.height, 2 * c.width == f.width else {
+            throw InferenceModelError(layer: "fpn", reason: "top-down sum of \(c.channels)×\(c.height)×\(c.width) onto \(f.channels)×\(f.height)×\(f.width)")
+        }
+        steps.append(.addUpsampled(coarse: coarse, fine: fine))
+    }
+
+    /// Per value, the last step that reads it (−1: never read).
+    func lastUses() -> [Int] {
+        var last = [Int](repeating: -1, count: values.count)
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case let .convolution(_, input, _): last[input] = index
+            case let .addUpsampled(coarse, fine): last[coarse] = index; last[fine] = max(last[fine], index)
+            }
+        }
+        return last
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Benchmarks
+import Detection
+import Foundation
+import Kernels
+
+/// `screenlab bench predict`: the fused inference model vs the training graph in eval mode,
+/// and the PyTorch / ONNX Runtime peers, in one run.
+struct BenchPredictCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "predict", abstract: "Inference speed: fused model vs the eval-mode training graph, and the PyTorch / ONNX Runtime peers.",
+        discussion: """
+        Times the default detector (Configs/models/ui-detector.yaml: anchor-free head, 13 classes, 512×256 input): \
+        batch-1 latency and batch-8 throughput of the fused inference model (what predict, evaluate --weights and \
+        validation run) and of the training graph in eval mode, medians over interleaved rounds; also the fused model \
+        with the peer's architecture (shared SSD head, 13 classes × 3 anchors: torch-reference's detector.py). With \
+        --torch-python, torch_bench.py's inference numbers follow in the same run; with --ort also ort_bench.py's \
+        ONNX Runtime batch-1 latency (needs onnx and onnxruntime in that environment).
+        """)
+
+    @Option(help: "Engine threads (the peers use 2).") var threads = 2
+    @Option(help: "Alternating rounds.") var rounds = 3
+    @Option(help: "Timed batch-1 runs per contender, over all rounds.") var batch1Runs = 30
+    @Option(help: "Timed batch-8 runs per contender, over all rounds.") var batch8Runs = 6
+    @Option(help: "Python of a venv with torch: also run torch_bench.py --quick (inference numbers).") var torchPython: String?
+    @Flag(help: "Also run ort_bench.py (ONNX Runtime) with that Python.") var ort = false
+    @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
+
+    func validate() throws {
+        guard threads >= 1, rounds >= 1, batch1Runs >= 1, batch8Runs >= 1 else { throw usageError("threads, rounds and runs must be ≥ 1") }
+        if ort && torchPython == nil { throw usageError("--ort runs ort_bench.py with --torch-python's Python: give both") }
+    }
+
+    func run() throws {
+        Parallel.threadCount = threads
+        do {
+            let machine = MachineDescription.current()
+            print("bench predict: \(threads) threads, \(rounds) rounds, \(machine.summary), OpenBLAS core \(BLASKernelSelection.coreName)")
+            let main = try PredictBenchmark().measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs)
+            let c = main.configuration
+            print("default model (anchor-free, \(c.classCount) classes, \(c.inputWidth)×\(c.inputHeight) input):")
+            print(String(format: "  batch 1 latency      fused %7.2f ms   graph (eval) %7.2f ms   → %.2f× faster", main.fusedBatch1, main.graphBatch1, main.graphBatch1 / main.fusedBatch1))
+            print(String(format: "  batch 8 throughput   fused %7.1f img/s graph (eval) %7.1f img/s → %.2f×", main.fusedImagesPerSecond, main.graphImagesPerSecond, main.fusedImagesPerSecond / main.graphImagesPerSecond))
+            print(String(format: "  folding the model (paid once per predict call): %.2f ms", main.folding))
+            let peerShape = try PredictBenchmark(configuration: PredictBenchmark.peerArchitecture)
+                .measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, includeGraph: false)
+            print("peer architecture (anchored SSD head shared across levels, 13 classes × 3 anchors, as torch-reference/detector.py):")
+            print(String(format: "  fused batch 1 %.2f ms, batch 8 %.1f img/s", peerShape.fusedBatch1, peerShape.fusedImagesPerSecond))
+            guard let torchPython else { return }
+            var peers = InferencePeers()
+            peers.readTorch(try InferencePeers.runScript(python: torchPython, folder: peerFolder, script: "torch_bench.py", arguments: ["--quick"]))
+            if ort { peers.readOnnxRuntime(try InferencePeers.runScript(python: torchPython, folder: peerFolder, script: "ort_bench.py")) }
+            for format in ["NCHW", "channels_last"] {
+                guard let one = peers.torchBatch1[format], let eight = peers.torchBatch8[format] else { continue }
+                print("PyTorch \(format): " + String(format: "batch 1 %.2f ms (PyTorch / fused = %.2f×), batch 8 %.1f img/s (fused / PyTorch = %.2f×)",
+                             one, one / peerShape.fusedBatch1, 8000 / eight, peerShape.fusedImagesPerSecond / (8000 / eight)))
+            }
+            if let latency = peers.onnxRuntimeBatch1 {
+                print(String(format: "ONNX Runtime: batch 1 %.2f ms; fused peer-architecture %.2f ms → ORT / fused = %.2f× (goal ≥ 1); default model fused %.2f ms",
+                             latency, peerShape.fusedBatch1, latency / peerShape.fusedBatch1, main.fusedBatch1))
+            } else if ort {
+                print("ONNX Runtime: ort_bench.py printed no batch-1 latency")
+            }
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Autograd
+import Detection
+import Kernels
+import NN
+import Support
+import Tensor
+import XCTest
+@testable import Inference
+
+/// The fused inference model against the training graph in eval mode (`UIDetector` after
+/// `eval()` on a no-gradient tape): both heads, stride 4 on and off, batch 1 (the GEMMs split
+/// into panels across workers) and batch 3 (images across workers), on random weights with
+/// random batch-norm statistics — with PyTorch's initial statistics (mean 0, var 1, γ 1, β 0)
+/// folding would be nearly the identity and prove little.
+final class FusedDetectorTests: XCTestCase {
+    /// The default architecture (width 0.5, FPN 64, 16 bins) on a small input whose feature
+    /// maps (48 … 3 wide) exercise the 8-lane loops' tails.
+    func randomizedModel(head: UIDetectorConfiguration.HeadKind, stride4: Bool, seed: UInt64) throws -> UIDetector {
+        let configuration = UIDetectorConfiguration(head: head, includeStride4: stride4, inputHeight: 128, inputWidth: 96)
+        let model = try UIDetector(configuration: configuration, seed: seed)
+        var random = SeededRandom(seed: seed + 100)
+        var state: [String: Tensor] = [:]
+        for (name, tensor) in model.stateTensors() {
+            var t = tensor
+            let range: (Double, Double)?
+            if name.hasSuffix("running_mean") { range = (-0.3, 0.3) }
+            else if name.hasSuffix("running_var") { range = (0.3, 2) }
+            else if name.hasSuffix("bn.weight") { range = (0.5, 1.5) }
+            else if name.hasSuffix("bn.bias") { range = (-0.3, 0.3) }
+            // The head's output weights start at std 0.01, which would shrink every difference 100×.
+            else if name.hasPrefix("head.outputs") && name.hasSuffix("weight") { range = (-0.2, 0.2) }
+            else { range = nil }
+            if let range {
+                t.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = Float(random.uniform(range.0, range.1)) } }
+            }
+            state[name] = t
+        }
+        try model.load(state: state)
+        model.eval()
+        return model
+    }
+
+    func images(batch: Int, height: Int, width: Int, seed: UInt64) -> Tensor {
+        var random = SeededRandom(seed: seed)
+        return Initialization.normal(shape: [batch, 3, height, width], standardDeviation: 1, rng: &random)
+    }
+
+    func testMatchesTheEvalModeGraphWithin1e4() throws {
+        let saved = Parallel.threadCount
+        Parallel.threadCount = 2
+        defer { Parallel.threadCount = saved }
+        for head in [UIDetectorConfiguration.HeadKind.anchorFree, .anchored] {
+            for stride4 in [false, true] {
+                let model = try randomizedModel(head: head, stride4: stride4, seed: 5)
+                let fused = try FusedDetector(model)
+                for batch in [1, 3] {
+                    let input = images(batch: batch, height: 128, width: 96, seed: UInt64(batch))
+                    let expected = try model(Tape.noGradient().constant(input)).value
+                    let actual = try fused(input)
+                    let label = "\(head) stride4 \(stride4) batch \(batch)"
+                    XCTAssertEqual(actual.shape, expected.shape, label)
+                    var worst: Float = 0, largest: Float = 0
+                    for i in 0..<expected.count {
+                        worst = max(worst, abs(actual[flat: i] - expected[flat: i]))
+                        largest = max(largest, abs(expected[flat: i]))
+                    }
+                    XCTAssertLessThanOrEqual(worst, 1e-4, "\(label): max |fused − graph| (largest |value| \(largest))")
+                    XCTAssertGreaterThan(largest, 0.5, "\(label): outputs this small would make the comparison weak")
+                    // Planned buffers are reused: a second call gives the same bits.
+                    XCTAssertEqual(try fused(input).values, actual.values, label)
+                }
+            }
+        }
+    }
+
+    func testRefusesImagesOfAnotherSize() throws {
+        let fused = try FusedDetector(randomizedModel(head: .anchorFree, stride4: false, seed: 1))
+        XCTAssertThrowsError(try fused(images(batch: 1, height: 64, width: 96, seed: 0))) { error in
+            XCTAssertTrue("\(error)".contains("FusedDetector"), "\(error)")
+        }
+    }
+
+    func testActivationBuffersAreSharedByLiveness() throws {
+        let model = try randomizedModel(head: .anchorFree, stride4: false, seed: 2)
+        let fused = try FusedDetector(model)
+        // Every activation of one image, as the training graph keeps them.
+        let everyValue = fused.graph.values.dropFirst().reduce(0) { $0 + $1.planeCount }
+        let planned = try fused.plannedActivationFloats(batch: 1)
+        XCTAssertLessThan(planned, everyValue / 3, "planned \(planned) floats of \(everyValue)")
+    }
+}
