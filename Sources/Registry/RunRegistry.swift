@@ -30,13 +30,25 @@ public final class RunRegistry {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "screenlab.registry"
-        do {
-            pool = try DatabasePool(path: file.path, configuration: configuration)
-        } catch {
-            throw Self.translate(error, file: file.path, busyTimeout: busyTimeout)
-        }
+        pool = try Self.openPool(file: file, configuration: configuration, busyTimeout: busyTimeout)
         try migrate()
         try markVanishedRuns()
+    }
+
+    /// Opening switches a new file to WAL, which needs a moment of exclusive access: a second
+    /// process opening at the same time gets SQLITE_BUSY at once, before any busy handler can
+    /// wait, so the open is retried like every other step until the busy timeout.
+    static func openPool(file: URL, configuration: Configuration, busyTimeout: Double) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                return try DatabasePool(path: file.path, configuration: configuration)
+            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+                usleep(20_000)
+            } catch {
+                throw translate(error, file: file.path, busyTimeout: busyTimeout)
+            }
+        }
     }
 
     /// "SQLite format 3\0" starts every SQLite file; anything else (a copied log, a truncated
