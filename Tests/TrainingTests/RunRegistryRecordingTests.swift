@@ -112,6 +112,38 @@ final class RunRegistryRecordingTests: XCTestCase {
         XCTAssertEqual(try after.epochs(of: killed.id).map(\.epoch), [1, 2])
     }
 
+    /// Two `screenlab train` processes recording into one registry at the same time: every run
+    /// row, every epoch row and every class result of both arrives (WAL, busy waits, retries).
+    func testTwoTrainingsWritingAtOnceLoseNoRow() throws {
+        let binary = try screenlabBinary()
+        let experiment = try TinyExperiment.write(name: "together")
+        let folder = experiment.deletingLastPathComponent()
+        let registryFile = folder.appendingPathComponent("shared.sqlite")
+        let processes = try (0..<2).map { index -> Process in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["train", experiment.path, "--set", "epochs=3", "--set", "seed=\(index)", "--set", "preview_images=0",
+                                 "--runs", folder.appendingPathComponent("runs-\(index)").path, "--quiet"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["SCREENLAB_REGISTRY": registryFile.path]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        let registry = try RunRegistry(file: registryFile)
+        let runs = try registry.runs(experiment: "together")
+        XCTAssertEqual(runs.count, 2)
+        for run in runs {
+            XCTAssertEqual(run.status, .finished, run.id)
+            XCTAssertEqual(try registry.epochs(of: run.id).map(\.epoch), [1, 2, 3], run.id)
+            XCTAssertEqual(try registry.classResults(of: run.id).count, 26, "13 classes on val and on test: \(run.id)")
+        }
+    }
+
     private func screenlabBinary() throws -> URL {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
