@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Data
+import Support
 
 /// Issue 15, writes where they must not go and half-written folders: `data convert`,
 /// `data split` and `check --fix` write through one confined, all-or-nothing output folder.
@@ -12,18 +13,22 @@ final class HostileWriteTests: XCTestCase {
         ])
     }
 
-    func testACOCOFileNameWithDotDotIsRefusedNamingItAndNothingIsWritten() throws {
+    func testACOCOFileNameWithDotDotIsPlacedInsideTheOutputAndNothingOutside() throws {
         let root = try Fixtures.temporaryFolder(self)
         let out = root.appendingPathComponent("a/b/out")
-        for format in [DatasetLoader.Format.yolo, .coco] where format == .yolo {
-            XCTAssertThrowsError(try DatasetFixer.writeNew(dataset(imagePath: "../../../escaped.png", root: root), format: format, to: out)) { error in
-                XCTAssertTrue("\(error)".contains("'../../../escaped.png'") && "\(error)".contains("outside the output folder"), "\(error)")
-            }
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path))
+        try Data([0x89, 0x50]).write(to: root.appendingPathComponent("../escaped-source.png"))
+        defer { try? FileManager.default.removeItem(at: root.appendingPathComponent("../escaped-source.png")) }
+        try DatasetFixer.writeNew(dataset(imagePath: "../escaped-source.png", root: root), format: .yolo, to: out)
+        // The climb is dropped: the image is linked at out/images/escaped-source.png, its label beside it.
+        XCTAssertEqual(FileKind.of(out.appendingPathComponent("images/escaped-source.png").path), .symbolicLink)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("labels/escaped-source.txt").path))
+        let hostile = root.appendingPathComponent("c/out")
+        try DatasetFixer.writeNew(dataset(imagePath: "../../../escaped.png", root: root), format: .yolo, to: hostile)
+        XCTAssertEqual(FileKind.of(hostile.appendingPathComponent("images/escaped.png").path), .symbolicLink)
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("escaped.png").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("a/labels").path))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a/b").path), [], "staging left behind")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("c/labels").path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("a/b").path), ["out"], "staging left behind")
     }
 
     func testASplitNameWithDotDotIsRefused() throws {

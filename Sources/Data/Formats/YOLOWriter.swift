@@ -91,6 +91,14 @@ public enum YOLOWriter {
         return try dataset.samples.map { sample in
             var key = sample.imagePath
             if key.hasPrefix("/") { key = (key as NSString).lastPathComponent }
+            // A path that climbs out of the dataset's folder (a COCO file in annotations/ naming
+            // ../images/a.png, or a hostile ../../../x.png) keeps only its part below the climb,
+            // so the image is placed inside the output folder, never beside or above it.
+            var kept: [Substring] = []
+            for part in key.split(separator: "/") where part != "." {
+                if part == ".." { if !kept.isEmpty { kept.removeLast() } } else { kept.append(part) }
+            }
+            key = kept.joined(separator: "/")
             if key.hasPrefix("images/") { key = String(key.dropFirst("images/".count)) }
             do { _ = try OutputFolder.components(of: "images/" + key) } catch {
                 throw DatasetError.unreadable(file: sample.imagePath, line: nil,
