@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
-// Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → CLI,
-// with Imaging → Data → (Augment, Evaluation) beside them. See README.md.
+// Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → Inference →
+// Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation) and Weights, Registry
+// beside them. See README.md's architecture picture.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
