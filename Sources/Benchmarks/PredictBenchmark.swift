@@ -67,23 +67,7 @@ public struct InferencePeers {
     public init() {}
 
     public static func runScript(python: String, folder: String, script: String, arguments: [String] = []) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch {
-            throw PeerError(message: "cannot start \(python) in \(folder): \(error.localizedDescription)")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw PeerError(message: "\(script) exited with \(process.terminationStatus):\n\(text.suffix(2000))")
-        }
-        return text
+        try PeerScript.run(python: python, folder: folder, script: script, arguments: arguments)
     }
 
     /// Reads torch_bench.py's "[NCHW] inference batch 1 (eval, inference_mode): median 23.10 ms, …"

@@ -8,22 +8,7 @@ public struct TorchPeer {
     public let output: String
 
     public static func run(python: String, folder: String, quick: Bool = true) throws -> TorchPeer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["torch_bench.py"] + (quick ? ["--quick"] : [])
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch {
-            throw PeerError(message: "cannot start \(python) in \(folder): \(error.localizedDescription)")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw PeerError(message: "torch_bench.py exited with \(process.terminationStatus):\n\(text.suffix(2000))")
-        }
+        let text = try PeerScript.run(python: python, folder: folder, script: "torch_bench.py", arguments: quick ? ["--quick"] : [])
         return TorchPeer(trainingImagesPerSecond: parse(text), output: text)
     }
 
@@ -38,6 +23,30 @@ public struct TorchPeer {
             if let number { result[format] = number }
         }
         return result
+    }
+}
+
+/// Runs one of the peers' Python scripts in its folder and returns what it printed (stdout and
+/// stderr together); a script that cannot start or exits non-zero is a `PeerError` with its tail.
+enum PeerScript {
+    static func run(python: String, folder: String, script: String, arguments: [String] = []) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch {
+            throw PeerError(message: "cannot start \(python) in \(folder): \(error.localizedDescription)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw PeerError(message: "\(script) exited with \(process.terminationStatus):\n\(text.suffix(2000))")
+        }
+        return text
     }
 }
 

@@ -144,11 +144,7 @@ public final class Trainer {
                 precondition(streamEpoch == epoch && index == state.batch, "loader out of step with the run state")
                 let rate = lrSchedule.learningRate(atStep: state.step)
                 setup.optimizer.learningRate = rate
-                let result = try TrainingStep.run(
-                    images: batch.images, step: state.step, forward: { try self.setup.model($0) },
-                    objective: { try self.setup.objective.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
-                    optimizer: setup.optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
-                    ema: setup.ema.map { ($0, self.setup.model) })
+                let result = try setup.step(batch, epoch: epoch, step: state.step)
                 for failure in setup.source.newFailures() {
                     options.log("warning: skipped unreadable image \(failure.file) (\(failure.reason)); it trains as a blank screen")
                 }

@@ -32,7 +32,6 @@ final class TrainingSetup {
     let log: (String) -> Void
 
     var classes: [String] { data.dataset.classes }
-    var objective: TrainingSetup { self }
 
     init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, log: @escaping (String) -> Void) throws {
         self.config = config
@@ -116,6 +115,15 @@ final class TrainingSetup {
     func loss(outputs: Variable, targets: [[Annotation]], epoch: Int) throws -> StepLoss {
         let result = try loss(outputs, targets: targets, taskAligned: config.assigner.staticEpochs.map { epoch >= $0 } ?? false)
         return StepLoss(total: result.total, terms: result.terms)
+    }
+
+    /// One optimizer step of this run on a loader batch: what the trainer runs and what
+    /// `bench train` times (so the benchmark cannot drift from a real run).
+    func step(_ batch: Batch, epoch: Int, step: Int) throws -> StepResult {
+        try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
+                             objective: { try self.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
+                             optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
+                             ema: ema.map { ($0, self.model) })
     }
 
     // MARK: Validation and prediction

@@ -37,10 +37,7 @@ public final class TrainingThroughput {
             let clock = Stopwatch()
             guard let (_, _, batch) = try stream.next() else { break }
             let waited = clock.seconds
-            _ = try TrainingStep.run(images: batch.images, step: step, forward: { try self.setup.model($0) },
-                                     objective: { try self.setup.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
-                                     optimizer: setup.optimizer, gradientClip: Float(setup.config.optimizer.gradientClip),
-                                     ema: setup.ema.map { ($0, self.setup.model) })
+            _ = try setup.step(batch, epoch: epoch, step: step)
             step += 1
             timings.append(Timing(seconds: clock.seconds, waitingSeconds: waited, images: batch.images.shape[0]))
         }
