@@ -71,10 +71,26 @@ public final class RunRegistry {
             if found > RegistrySchema.currentVersion || superseded {
                 throw RegistryError.newerSchema(file: file.path, found: found, supported: RegistrySchema.currentVersion)
             }
-            try migrator.migrate(pool)
+            try migrateOnce(migrator)
             // A file SQLite can open may still be damaged inside; the cheap check reads every page header.
             let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "" }
             if check != "ok" { throw RegistryError.corrupt(file: file.path, reason: "integrity check: \(check)") }
+        }
+    }
+
+    /// Two openers of a new file can both start the same migration; the loser fails with
+    /// "table … already exists" (not BUSY). The goal is the current schema, so once the other
+    /// opener has completed it that is success; otherwise the step is retried until the timeout.
+    private func migrateOnce(_ migrator: DatabaseMigrator) throws {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                return try migrator.migrate(pool)
+            } catch let error as DatabaseError {
+                if try pool.read(migrator.hasCompletedMigrations) { return }
+                guard Date() < deadline else { throw error }
+                usleep(20_000)
+            }
         }
     }
 
