@@ -2,7 +2,7 @@
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation) and Weights, Registry
-// beside them. See README.md's architecture picture.
+// beside them, and Inference → Export (ONNX) → CLI. See README.md's architecture picture.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
@@ -32,7 +32,7 @@ let package = Package(
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Export",
         ]),
     ],
     dependencies: [
@@ -41,6 +41,9 @@ let package = Package(
         // The run registry's SQLite access: WAL database pools, busy handling, migrations. On Linux
         // it links Debian's libsqlite3 (libsqlite3-dev) through its GRDBSQLite system-library target.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // ONNX export's ModelProto. The generated onnx.pb.swift is committed (Sources/Export/Generated/
+        // README.md says how it was made), so builds need only the runtime library, not protoc.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // System libraries (module maps only; each shim header fails the build with the apt command to run).
@@ -89,12 +92,19 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
 
+        // `screenlab export --format onnx`: the fused (batch-norm-folded) network as an ONNX model, decode
+        // optional, with classes, thresholds, input size and normalization in its metadata.
+        .target(name: "Export", dependencies: [
+            "Inference", "Detection", "Weights", "Imaging", "Kernels", "Support",
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ], exclude: ["Generated/onnx.proto", "Generated/README.md", "Generated/generate.sh"]),
+
         // Everything `screenlab bench` measures with, kept out of the libraries it measures.
         .target(name: "Benchmarks", dependencies: ["Training", "Inference", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -114,6 +124,10 @@ let package = Package(
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TestSupport", "Detection", "Evaluation", "Data", "Weights", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .testTarget(name: "ExportTests", dependencies: [
+            "Export", "Inference", "Detection", "Weights", "NN", "Autograd", "Tensor", "Support",
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        ], resources: [.copy("run_onnx.py")]),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),

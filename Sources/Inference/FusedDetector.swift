@@ -15,7 +15,7 @@ import Tensor
 /// training steps). Calls are serialised by a lock (the plans' buffers are shared).
 public final class FusedDetector {
     public let configuration: UIDetectorConfiguration
-    let graph: InferenceGraph
+    public let graph: InferenceGraph
     let positionsPerImage: Int
     private var plans: [ActivationPlan] = []
     private let lock = NSLock()

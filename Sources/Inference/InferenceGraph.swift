@@ -3,29 +3,32 @@ import Kernels
 /// The fused model's forward pass as a list of steps over numbered activations, independent
 /// of the batch size: value 0 is the input; every convolution makes a new value, except the
 /// head's last convolutions, which write rows of the flat output matrix directly.
-struct InferenceGraph {
-    struct Value {
-        let channels: Int, height: Int, width: Int
+/// Readable outside Inference so an exporter (ONNX) translates the very graph the fused path runs.
+public struct InferenceGraph {
+    public struct Value {
+        public let channels: Int, height: Int, width: Int
         var planeCount: Int { channels * height * width }
     }
 
-    enum Destination: Equatable {
+    public enum Destination: Equatable {
         case value(Int)
         /// The flat head matrix, starting at this position of every image (positions-first).
         case flat(positionOffset: Int)
     }
 
-    enum Step {
+    public enum Step {
         case convolution(layer: Int, input: Int, output: Destination)
         /// `fine += nearest2x(coarse)`, in place (the FPN's top-down sum).
         case addUpsampled(coarse: Int, fine: Int)
     }
 
-    private(set) var layers: [FoldedConvolution] = []
-    private(set) var values: [Value]
-    private(set) var steps: [Step] = []
+    public private(set) var layers: [FoldedConvolution] = []
+    /// Each layer's module path ("backbone.stage3.0.depthwise"): node and initializer names in exported graphs.
+    public private(set) var layerNames: [String] = []
+    public private(set) var values: [Value]
+    public private(set) var steps: [Step] = []
     /// Channels of the flat matrix's rows (the head's output convolutions all have this many).
-    private(set) var flatRowChannels: Int?
+    public private(set) var flatRowChannels: Int?
 
     init(inputChannels: Int, height: Int, width: Int) {
         values = [Value(channels: inputChannels, height: height, width: width)]
@@ -43,6 +46,7 @@ struct InferenceGraph {
             throw InferenceModelError(layer: name, reason: "groups \(layer.groups) is neither 1 nor the channel count")
         }
         layers.append(layer)
+        layerNames.append(name)
         if let offset = flatPositionOffset {
             guard g.groups == 1, flatRowChannels == nil || flatRowChannels == g.outChannels else {
                 throw InferenceModelError(layer: name, reason: "head outputs must be dense convolutions with one channel count")

@@ -17,6 +17,7 @@ struct ScreenLab: ParsableCommand {
             ThresholdsCommand.self,
             CompareCommand.self,
             WeightsCommand.self,
+            ExportCommand.self,
             BenchCommand.self,
         ])
 }
