@@ -32,6 +32,20 @@ final class SyntheticScreenTests: XCTestCase {
         XCTAssertEqual(a.render(index: 7).image, first.image)
     }
 
+    /// FNV-1a over the pixels and boxes of screens 0..<6 of seed 11, as the generator drew them
+    /// before the class mix existed (commit 0dcc2ad): the default mix changes no pixel or box.
+    func testDefaultMixDrawsTheScreensOfBeforeTheClassMix() throws {
+        let generator = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 11, classMix: try ClassMix([:])))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: some Sequence<UInt8>) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        for index in 0..<6 {
+            let (image, sample) = generator.render(index: index)
+            mix(image.pixels)
+            for annotation in sample.annotations { mix("\(annotation.classIndex) \(annotation.box) \(String(describing: annotation.selected))".utf8) }
+        }
+        XCTAssertEqual(String(hash, radix: 16), "592f609f082369a6")
+    }
+
     func testDifferentSeedOrIndexGivesADifferentScreen() throws {
         let a = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 5))
         let b = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 6))

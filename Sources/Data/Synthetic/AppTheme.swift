@@ -89,10 +89,11 @@ struct AppTheme {
         kindWeights = AppTheme.baseKindWeights.map { $0 * rng.uniform(0.15, 1.85) }
     }
 
-    func kind(_ rng: inout SeededRandom) -> ScreenKind {
-        let total = kindWeights.reduce(0, +)
+    func kind(_ rng: inout SeededRandom, mix: ClassMix = .standard) -> ScreenKind {
+        let weights = kindWeights.enumerated().map { $0.element * mix.kindFactor(ScreenKind(rawValue: $0.offset)!) }
+        let total = weights.reduce(0, +)
         var u = rng.uniform() * total
-        for (index, weight) in kindWeights.enumerated() {
+        for (index, weight) in weights.enumerated() {
             u -= weight
             if u < 0 { return ScreenKind(rawValue: index)! }
         }

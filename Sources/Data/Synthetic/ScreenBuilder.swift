@@ -8,13 +8,15 @@ struct ScreenBuilder {
     var annotations: [Annotation] = []
     var rng: SeededRandom
     let theme: AppTheme
+    let mix: ClassMix
     /// Pixels per point.
     let u: Double
     let fontUnit: Int
     /// Form field titles already on this screen (a form never asks for "Email" twice).
     var usedFieldTitles: Set<String> = []
 
-    init(widthPoints: Int, heightPoints: Int, scale: Int, theme: AppTheme, rng: SeededRandom) {
+    init(widthPoints: Int, heightPoints: Int, scale: Int, theme: AppTheme, mix: ClassMix = .standard, rng: SeededRandom) {
+        self.mix = mix
         image = RGBImage(width: widthPoints * scale, height: heightPoints * scale, fill: theme.background.rgb)
         self.rng = rng
         self.theme = theme
@@ -118,6 +120,16 @@ struct ScreenBuilder {
     // MARK: Random helpers
 
     mutating func chance(_ p: Double) -> Bool { rng.chance(p) }
+    /// A yes/no layout choice that draws `classes`, its probability raised by their class-mix multipliers.
+    mutating func chance(_ p: Double, drawing classes: ScreenClass...) -> Bool { rng.chance(mix.chance(p, drawing: classes)) }
+    /// A placement only a boosted mix makes; draws nothing (and is false) unless `kind` is boosted.
+    mutating func extraChance(_ p: Double, drawing kind: ScreenClass) -> Bool {
+        mix[kind] > 1 && rng.chance(ClassMix.extra(p, by: mix[kind]))
+    }
+    /// Checked or not, on or off: the selected variant's share shifted by the pair's multipliers.
+    mutating func selected(_ p: Double, _ selected: ScreenClass, _ unselected: ScreenClass) -> Bool {
+        rng.chance(ClassMix.selectedShare(p, selected: mix[selected], unselected: mix[unselected]))
+    }
     mutating func int(_ range: ClosedRange<Int>) -> Int { rng.int(in: range) }
     mutating func uniform(_ a: Double, _ b: Double) -> Double { rng.uniform(a, b) }
     mutating func pick<T>(_ list: [T]) -> T { Vocabulary.pick(list, &rng) }

@@ -17,7 +17,7 @@ extension ScreenBuilder {
             fillSections(kind: kind, top: top, bottom: bottom)
         }
         if tabs { tabBar() } else { homeIndicator() }
-        if chance(dialogProbability) { dialog() }
+        if chance(dialogProbability, drawing: .dialog) { dialog() }
     }
 
     /// Stacks sections of the kind's repertoire until two in a row do not fit.
@@ -29,31 +29,33 @@ extension ScreenBuilder {
             let next: Double?
             switch kind {
             case .feed:
-                if first && chance(0.3) { next = chance(0.5) ? segmentedSection(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
-                else if first && chance(0.35) { next = carousel(y: y, bottom: bottom) }
+                if first && chance(0.3, drawing: .segmentedControl) { next = chance(0.5, drawing: .segmentedControl) ? segmentedSection(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
+                else if first && chance(0.35, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
                 else if first && chance(0.3) { next = searchField(y: y, bottom: bottom) }
                 else { next = chance(0.85) ? feedCard(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
             case .list:
                 if first && chance(0.55) { next = searchField(y: y, bottom: bottom) }
-                else if first && chance(0.3) { next = segmentedSection(y: y, bottom: bottom) }
-                else if chance(0.1) { next = checklist(y: y, bottom: bottom) }
+                else if first && chance(0.3, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
+                else if chance(0.1, drawing: .checkboxSelected, .checkboxUnselected) { next = checklist(y: y, bottom: bottom) }
                 else { next = listRows(y: y, bottom: bottom, settings: false) }
             case .settings:
-                if chance(0.08) { next = sliderRow(y: y, bottom: bottom) }
+                if chance(0.08, drawing: .slider) { next = sliderRow(y: y, bottom: bottom) }
                 else { next = listRows(y: y, bottom: bottom, settings: true) }
             case .form:
-                if first && chance(0.3) { next = segmentedSection(y: y, bottom: bottom) }
-                else if first || chance(0.3) {
-                    next = form(y: y, bottom: bottom, fields: int(1...3), checkboxes: chance(0.5) ? int(1...2) : 0,
+                if first && chance(0.3, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
+                else if first || chance(0.3, drawing: .textField) {
+                    next = form(y: y, bottom: bottom, fields: int(1...3), checkboxes: chance(0.5, drawing: .checkboxSelected, .checkboxUnselected) ? int(1...2) : 0,
                                 buttonTitle: chance(0.5) ? pick(Vocabulary.buttonLabels) : nil)
                 } else { next = chance(0.5) ? paragraph(y: y, bottom: bottom) : listRows(y: y, bottom: bottom, settings: false) }
             case .article:
-                if first && chance(0.8) { next = carousel(y: y, bottom: bottom) }
+                if first && chance(0.8, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
+                else if !first && extraChance(0.3, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
                 else if chance(0.55) { next = paragraph(y: y, bottom: bottom) }
                 else { next = chance(0.5) ? listRows(y: y, bottom: bottom, settings: false) : grid(y: y, bottom: bottom) }
             case .gallery:
-                if first && chance(0.25) { next = segmentedSection(y: y, bottom: bottom) }
-                else if first && chance(0.4) { next = carousel(y: y, bottom: bottom) }
+                if first && chance(0.25, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
+                else if first && chance(0.4, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
+                else if !first && extraChance(0.3, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
                 else { next = chance(0.85) ? grid(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
             case .player, .login:
                 next = nil
@@ -92,7 +94,7 @@ extension ScreenBuilder {
             icon(control.0, x: cx - control.1 / 2, y: y + (44 - control.1) / 2, size: control.1, color: theme.primaryText)
         }
         y += 60
-        if y + 28 <= bottom && chance(0.5) { slider(x: m + 30, y: y, width: width - 2 * m - 60) }
+        if y + 28 <= bottom && chance(0.5, drawing: .slider) { slider(x: m + 30, y: y, width: width - 2 * m - 60) }
     }
 
     /// Sign-in: logo, welcome texts, fields, optional remember-me checkbox, button and links.
@@ -122,8 +124,8 @@ extension ScreenBuilder {
             textField(x: x, y: y, width: fieldWidth, placeholder: placeholder)
             y += 56
         }
-        if chance(0.55) {
-            checkbox(x: x, y: y, size: 22, checked: chance(0.3))
+        if chance(0.55, drawing: .checkboxSelected, .checkboxUnselected) {
+            checkbox(x: x, y: y, size: 22, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
             text("Remember me", x: x + 32, centerY: y + 11, factor: 2, color: theme.primaryText, clickable: true)
             y += 38
         }

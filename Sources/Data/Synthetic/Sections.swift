@@ -39,10 +39,10 @@ extension ScreenBuilder {
                 textX += 30 + 12
             }
             var trailingX = x + w - m
-            let trailing = settings ? (chance(0.22) ? 3 : int(0...2)) : int(0...2)
+            let trailing = settings ? (chance(0.22, drawing: .toggleSelected, .toggleUnselected) ? 3 : int(0...2)) : int(0...2)
             switch trailing {
             case 3:
-                toggle(x: trailingX - 51, y: top + (rowH - 31) / 2, on: chance(0.38))
+                toggle(x: trailingX - 51, y: top + (rowH - 31) / 2, on: selected(0.38, .toggleSelected, .toggleUnselected))
                 trailingX -= 51 + 8
             case 1:
                 icon(.forward, x: trailingX - 14, y: top + rowH / 2 - 7, size: 14, color: theme.secondaryText, surface: theme.surface)
@@ -241,7 +241,7 @@ extension ScreenBuilder {
             top += fieldH
         }
         for _ in 0..<checkboxes {
-            checkbox(x: m, y: top + 4, size: 22, checked: chance(0.35))
+            checkbox(x: m, y: top + 4, size: 22, checked: selected(0.35, .checkboxSelected, .checkboxUnselected))
             if let caption = fitting(pick(["Remember me", "I agree to the Terms", "Send me updates", "Keep me signed in", "Use as default"]) ,
                                      factor: 2, maxWidth: contentWidth - 34) {
                 text(caption, x: m + 34, centerY: top + 15, factor: 2, color: theme.primaryText, clickable: true)
@@ -262,7 +262,7 @@ extension ScreenBuilder {
         guard rows >= 1 else { return nil }
         for row in 0..<rows {
             let top = y + Double(row) * rowH
-            checkbox(x: m, y: top + (rowH - 24) / 2, size: 24, checked: chance(0.3))
+            checkbox(x: m, y: top + (rowH - 24) / 2, size: 24, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
             if let line = fitting(phrase(int(2...6)), factor: 2, maxWidth: contentWidth - 40) {
                 text(line, x: m + 38, centerY: top + rowH / 2, factor: 2, color: theme.primaryText)
             }

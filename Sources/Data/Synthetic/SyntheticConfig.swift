@@ -10,15 +10,27 @@ public struct SyntheticConfig: Equatable {
     public var dialogProbability: Double
     public var widthPoints: Int
     public var heightPoints: Int
+    /// How often the layouts that draw each class are chosen (`ClassMix`; the default changes nothing).
+    public var classMix: ClassMix
 
     public init(seed: UInt64 = 0, scale: Int = 1, appCount: Int = 100, dialogProbability: Double = 0.12,
-                widthPoints: Int = 390, heightPoints: Int = 844) {
+                widthPoints: Int = 390, heightPoints: Int = 844, classMix: ClassMix = .standard) {
         self.seed = seed
+        self.classMix = classMix
         self.scale = scale
         self.appCount = appCount
         self.dialogProbability = dialogProbability
         self.widthPoints = widthPoints
         self.heightPoints = heightPoints
+    }
+
+    /// Names everything besides seed, count and size that decides the pixels and labels, for
+    /// cache folder names: a cached render is reused only while this (and the rest of its
+    /// name) is unchanged. Raise `SyntheticScreenGenerator.version` with any change to how
+    /// screens are drawn.
+    public var cacheTag: String {
+        "g\(SyntheticScreenGenerator.version)-mix-\(classMix.tag)"
+            + (scale == 1 ? "" : "-x\(scale)") + (dialogProbability == SyntheticConfig().dialogProbability ? "" : "-dialog\(dialogProbability)")
     }
 
     /// Throws naming the first setting out of range.

@@ -6,6 +6,10 @@ import Support
 /// Renders phone screens with exact labels for the 13 Screen Recognition classes.
 /// Screen `index` depends only on (config, index): the same on any machine and any thread count.
 public struct SyntheticScreenGenerator {
+    /// Raised whenever a change to the drawing code changes the screens a config gives (so
+    /// cached renders are not reused; see `SyntheticConfig.cacheTag`). 1: the bitmap-font screens.
+    public static let version = 1
+
     public let config: SyntheticConfig
     public let classes = Taxonomy.screenRecognition.classes
 
@@ -28,8 +32,8 @@ public struct SyntheticScreenGenerator {
         let app = appIndex(ofScreen: index)
         let theme = AppTheme(seed: config.seed, appIndex: app)
         var builder = ScreenBuilder(widthPoints: config.widthPoints, heightPoints: config.heightPoints, scale: config.scale,
-                                    theme: theme, rng: SeededRandom.stream(seed: config.seed, index: UInt64(index)))
-        let kind = theme.kind(&builder.rng)
+                                    theme: theme, mix: config.classMix, rng: SeededRandom.stream(seed: config.seed, index: UInt64(index)))
+        let kind = theme.kind(&builder.rng, mix: config.classMix)
         builder.composeScreen(kind: kind, dialogProbability: config.dialogProbability)
         let id = Self.sampleID(index: index)
         let sample = Sample(id: id, imagePath: "images/\(id).png", width: builder.image.width, height: builder.image.height,
