@@ -32,6 +32,7 @@ public final class Glyph: @unchecked Sendable {
 /// (the line box), and the cap height (the top of "H") that labels are centred on.
 public struct LineMetrics: Equatable, Sendable {
     public let ascent: Int, descent: Int, capHeight: Int
+    public init(ascent: Int, descent: Int, capHeight: Int) { self.ascent = ascent; self.descent = descent; self.capHeight = capHeight }
     public var height: Int { ascent + descent }
 }
 

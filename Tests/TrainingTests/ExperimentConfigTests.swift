@@ -71,7 +71,10 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertEqual(preset.data.synthetic?.classMix, ClassMix.preset(named: "rare-controls"))
         let mapped = try parse("{Slider: 4, page_control: 2.5}")
         XCTAssertEqual(mapped.data.synthetic?.classMix, try ClassMix(["Slider": 4, "Page Control": 2.5]))
-        for config in [preset, mapped, try parse("default")] {
+        let bitmap = try ExperimentConfig.parse(yaml: minimal.replacingOccurrences(of: "seed: 3}", with: "seed: 3, text: bitmap}"), file: "e.yaml")
+        XCTAssertEqual(bitmap.data.synthetic?.text, .bitmap)
+        XCTAssertEqual(preset.data.synthetic?.text, .freetype)
+        for config in [preset, mapped, try parse("default"), bitmap] {
             XCTAssertTrue(config.resolvedYAML().contains("class_mix: "), config.resolvedYAML())
             XCTAssertEqual(try ExperimentConfig.parse(yaml: config.resolvedYAML(), file: "e.yaml").data.synthetic, config.data.synthetic)
         }

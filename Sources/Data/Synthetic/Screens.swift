@@ -11,8 +11,8 @@ extension ScreenBuilder {
         case .player: playerScreen(bottom: bottom)
         case .login: loginScreen(bottom: bottom)
         default:
-            let title = kind == .settings ? pick(["Settings", "General", "Privacy", "Notifications", "Account", "Display"])
-                : pick(Vocabulary.screenTitles)
+            let title = kind == .settings ? pick(words.settingsTitles)
+                : pick(words.screenTitles)
             let top = navigationBar(title: title, back: kind == .form || kind == .article || chance(0.35))
             fillSections(kind: kind, top: top, bottom: bottom)
         }
@@ -45,7 +45,7 @@ extension ScreenBuilder {
                 if first && chance(0.3, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
                 else if first || chance(0.3, drawing: .textField) {
                     next = form(y: y, bottom: bottom, fields: int(1...3), checkboxes: chance(0.5, drawing: .checkboxSelected, .checkboxUnselected) ? int(1...2) : 0,
-                                buttonTitle: chance(0.5) ? pick(Vocabulary.buttonLabels) : nil)
+                                buttonTitle: chance(0.5) ? pick(words.buttonLabels) : nil)
                 } else { next = chance(0.5) ? paragraph(y: y, bottom: bottom) : listRows(y: y, bottom: bottom, settings: false) }
             case .article:
                 if first && chance(0.8, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
@@ -78,9 +78,9 @@ extension ScreenBuilder {
         let art = width - 2 * m
         picture(x: m, y: top + 48, width: art, height: art, radius: theme.cornerRadius)
         var y = top + 48 + art + 24
-        text(pick(Vocabulary.screenTitles) + " " + phrase(int(1...2)).lowercased(), x: m, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
-        y += Double(BitmapFont.cellHeight * theme.titleFactor) + 8
-        text(pick(Vocabulary.names), x: m, y: y, factor: 2, color: theme.secondaryText)
+        text(pick(words.screenTitles) + words.separator + phrase(int(1...2)).lowercased(), x: m, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
+        y += lineHeight(theme.titleFactor) + 8
+        text(pick(words.names), x: m, y: y, factor: 2, color: theme.secondaryText)
         icon(.heart, x: width - m - 24, y: y - 8, size: 24, color: theme.accent)
         y += 36
         slider(x: m, y: y, width: width - 2 * m)
@@ -107,12 +107,12 @@ extension ScreenBuilder {
             picture(x: width / 2 - 40, y: y, width: 80, height: 80, radius: 20)
         }
         y += 104
-        let title = "Welcome to " + theme.name
+        let title = words.welcome(theme.name)
         if let fitted = fitting(title, factor: theme.titleFactor, maxWidth: width - 2 * m, bold: true) {
             let w = measure(fitted, factor: theme.titleFactor, bold: true).width
             text(fitted, x: (width - w) / 2, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
         }
-        y += Double(BitmapFont.cellHeight * theme.titleFactor) + 10
+        y += lineHeight(theme.titleFactor) + 10
         if let sub = fitting(phrase(int(4...7)), factor: 1, maxWidth: width - 2 * m) {
             let w = measure(sub, factor: 1).width
             text(sub, x: (width - w) / 2, y: y, factor: 1, color: theme.secondaryText)
@@ -120,18 +120,18 @@ extension ScreenBuilder {
         y += 36
         var x = m
         let fieldWidth = width - 2 * m
-        for placeholder in ["Email", "Password"] {
+        for placeholder in words.loginFields {
             textField(x: x, y: y, width: fieldWidth, placeholder: placeholder)
             y += 56
         }
         if chance(0.55, drawing: .checkboxSelected, .checkboxUnselected) {
             checkbox(x: x, y: y, size: 22, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
-            text("Remember me", x: x + 32, centerY: y + 11, factor: 2, color: theme.primaryText, clickable: true)
+            text(words.checkboxCaptions[0], x: x + 32, centerY: y + 11, factor: 2, color: theme.primaryText, clickable: true)
             y += 38
         }
-        button(x: x, y: y, width: fieldWidth, title: pick(["Sign In", "Log In", "Continue"]))
+        button(x: x, y: y, width: fieldWidth, title: pick(words.signInButtons))
         y += 64
-        for link in ["Forgot password?", "Create an account"] where y + 20 <= bottom {
+        for link in words.loginLinks where y + 20 <= bottom {
             let w = measure(link, factor: 2).width
             text(link, x: (width - w) / 2, y: y, factor: 2, color: theme.accent, clickable: true)
             y += 32

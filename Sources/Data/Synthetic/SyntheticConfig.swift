@@ -12,11 +12,15 @@ public struct SyntheticConfig: Equatable {
     public var heightPoints: Int
     /// How often the layouts that draw each class are chosen (`ClassMix`; the default changes nothing).
     public var classMix: ClassMix
+    /// How text is drawn: real fonts through FreeType (the default), or the 5×7 bitmap font of
+    /// generator version 1 (English only; kept to reproduce the earlier screens).
+    public var text: SyntheticText
 
     public init(seed: UInt64 = 0, scale: Int = 1, appCount: Int = 100, dialogProbability: Double = 0.12,
-                widthPoints: Int = 390, heightPoints: Int = 844, classMix: ClassMix = .standard) {
+                widthPoints: Int = 390, heightPoints: Int = 844, classMix: ClassMix = .standard, text: SyntheticText = .freetype) {
         self.seed = seed
         self.classMix = classMix
+        self.text = text
         self.scale = scale
         self.appCount = appCount
         self.dialogProbability = dialogProbability
@@ -29,7 +33,7 @@ public struct SyntheticConfig: Equatable {
     /// name) is unchanged. Raise `SyntheticScreenGenerator.version` with any change to how
     /// screens are drawn.
     public var cacheTag: String {
-        "g\(SyntheticScreenGenerator.version)-mix-\(classMix.tag)"
+        "g\(SyntheticScreenGenerator.version)-\(text.rawValue)-mix-\(classMix.tag)"
             + (scale == 1 ? "" : "-x\(scale)") + (dialogProbability == SyntheticConfig().dialogProbability ? "" : "-dialog\(dialogProbability)")
     }
 
@@ -44,6 +48,10 @@ public struct SyntheticConfig: Equatable {
         guard (320...1024).contains(widthPoints) else { throw SyntheticError.badSetting("widthPoints", "\(widthPoints)", "use 320...1024") }
         guard (568...2048).contains(heightPoints) else { throw SyntheticError.badSetting("heightPoints", "\(heightPoints)", "use 568...2048") }
     }
+}
+
+public enum SyntheticText: String, CaseIterable, Equatable, Sendable {
+    case freetype, bitmap
 }
 
 public enum SyntheticError: Error, CustomStringConvertible, Equatable {

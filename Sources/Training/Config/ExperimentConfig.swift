@@ -15,6 +15,8 @@ public struct ExperimentConfig: Equatable {
         public var testFraction = 0.15
         /// `class_mix`: a preset name or class → multiplier (Data's `ClassMix`).
         public var classMix = ClassMix.standard
+        /// `text`: freetype (real fonts) or bitmap (generator version 1's pixel font).
+        public var text = SyntheticText.freetype
     }
 
     public struct DataSection: Equatable {

@@ -92,6 +92,7 @@ extension ExperimentConfig {
             synthetic.valFraction = try s.double("val_fraction", default: synthetic.valFraction, range: 0.01...0.5)
             synthetic.testFraction = try s.double("test_fraction", default: synthetic.testFraction, range: 0.01...0.5)
             synthetic.classMix = try readClassMix(s)
+            synthetic.text = SyntheticText(rawValue: try s.choice("text", default: synthetic.text.rawValue, SyntheticText.allCases.map(\.rawValue)))!
             try s.finish()
             data.synthetic = synthetic
         } else {
