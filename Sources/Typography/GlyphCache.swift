@@ -47,13 +47,13 @@ public struct LineMetrics: Equatable, Sendable {
 public final class GlyphCache: @unchecked Sendable {
     public static let shared = GlyphCache()
 
-    private struct GlyphKey: Hashable { let font: Font; let scalar: UInt32 }
-
     private let lock = NSLock()
+    /// Fonts are numbered on first use so that a glyph's key is one integer (font << 32 | scalar):
+    /// hashing the face's names for every character made lookups the cost of drawing text.
+    private var fonts: [Font: (number: UInt64, metrics: LineMetrics)] = [:]
     private var library: FT_Library?
     private var faces: [FontFace: FT_Face] = [:]
-    private var glyphs: [GlyphKey: Glyph] = [:]
-    private var metrics: [Font: LineMetrics] = [:]
+    private var glyphs: [UInt64: Glyph] = [:]
 
     init() {}
 
@@ -65,17 +65,17 @@ public final class GlyphCache: @unchecked Sendable {
 
     public func lineMetrics(_ font: Font) throws -> LineMetrics {
         lock.lock(); defer { lock.unlock() }
-        return try lockedMetrics(font)
+        return try lockedFont(font).metrics
     }
 
     /// The glyphs of `scalars` in `font`, rendered as needed; one lock round for the whole line.
     public func glyphs(_ scalars: [Unicode.Scalar], font: Font) throws -> (glyphs: [Glyph], metrics: LineMetrics) {
         lock.lock(); defer { lock.unlock() }
-        let lineMetrics = try lockedMetrics(font)
+        let (number, lineMetrics) = try lockedFont(font)
         var result: [Glyph] = []
         result.reserveCapacity(scalars.count)
         for scalar in scalars {
-            let key = GlyphKey(font: font, scalar: scalar.value)
+            let key = number << 32 | UInt64(scalar.value)
             if let glyph = glyphs[key] { result.append(glyph); continue }
             let glyph = try render(scalar, font: font)
             glyphs[key] = glyph
@@ -115,14 +115,15 @@ public final class GlyphCache: @unchecked Sendable {
         return face
     }
 
-    private func lockedMetrics(_ font: Font) throws -> LineMetrics {
-        if let known = metrics[font] { return known }
+    private func lockedFont(_ font: Font) throws -> (number: UInt64, metrics: LineMetrics) {
+        if let known = fonts[font] { return known }
         let face = try sized(font)
         let size = face.pointee.size.pointee.metrics
         let ascent = Int((size.ascender + 63) >> 6), descent = Int((-size.descender + 63) >> 6)
         let h = try render("H", font: font)
-        let result = LineMetrics(ascent: ascent, descent: descent, capHeight: h.height > 0 ? -h.top : (ascent * 7) / 10)
-        metrics[font] = result
+        let metrics = LineMetrics(ascent: ascent, descent: descent, capHeight: h.height > 0 ? -h.top : (ascent * 7) / 10)
+        let result = (number: UInt64(fonts.count), metrics: metrics)
+        fonts[font] = result
         return result
     }
 
