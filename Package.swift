@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → Inference →
-// Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation) and Weights, Registry
-// beside them, and Inference → Export (ONNX) → CLI. See README.md's architecture picture.
+// Training → Benchmarks → CLI, with Imaging → Typography → Data → (Augment, Evaluation) and
+// Weights, Registry beside them, and Inference → Export (ONNX) → CLI. See README.md's
+// architecture picture.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
@@ -31,7 +32,7 @@ let package = Package(
     products: [
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
-            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
+            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Typography", "Plotting", "Data", "Augment",
             "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Export",
         ]),
     ],
@@ -51,6 +52,7 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+        systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
 
         // Shared utilities: input files, output folders, the YAML entry point, progress lines, seeded random numbers.
         .target(name: "Support", dependencies: [.product(name: "Yams", package: "Yams")]),
@@ -66,8 +68,12 @@ let package = Package(
         // whole screenshots, which -Onone makes ~20× slower.
         .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"],
                 swiftSettings: kernelSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Text in real fonts for the synthetic screens: FreeType glyphs cached as coverage bitmaps.
+        // Optimized in debug builds like Imaging (its blending loop runs over every glyph drawn).
+        .target(name: "Typography", dependencies: ["CFreeType", "Imaging"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "Plotting", dependencies: ["Support"]),
-        .target(name: "Data", dependencies: ["Imaging", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Data", dependencies: ["Imaging", "Typography", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
         .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support", .product(name: "Yams", package: "Yams")],
                 swiftSettings: kernelSettings),
 
@@ -108,7 +114,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "SystemLibrariesTests", dependencies: ["CBLAS", "CPNG", "CTurboJPEG", "CSQLite"]),
+        .testTarget(name: "SystemLibrariesTests", dependencies: ["CBLAS", "CPNG", "CTurboJPEG", "CSQLite", "CFreeType"]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
@@ -117,6 +123,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NN", "Autograd", "Tensor", "Support"], path: "Tests/TestSupport"),
         .testTarget(name: "NNTests", dependencies: ["NN", "TestSupport", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TypographyTests", dependencies: ["Typography", "Imaging"]),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
         .testTarget(name: "DataTests", dependencies: ["Data", "Imaging"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Tensor"]),

@@ -22,6 +22,10 @@ struct DataSynthCommand: ParsableCommand {
     @Option(help: "Worker threads.") var threads: Int = 1
     @Option(help: "Number of synthetic apps (default: one per 12 screens, at least 3).") var apps: Int?
     @Option(help: "Chance of an alert dialog on a screen.") var dialogProbability: Double = SyntheticConfig().dialogProbability
+    @Option(help: "Class mix: a preset (default, rare-controls) or Class=multiplier pairs, e.g. 'Slider=4,Dialog=3' (see ClassMix).")
+    var classMix: String = "default"
+    @Option(help: "Text renderer: freetype (real fonts, several languages) or bitmap (the 5x7 pixel font of generator version 1).")
+    var text: String = "freetype"
     @Option(help: "Fraction of apps in the val split.") var valFraction: Double = 0.1
     @Option(help: "Fraction of apps in the test split.") var testFraction: Double = 0.1
     @Option(help: "Also write a grid of the first screens to this PNG, and the same with boxes to NAME-boxes.png.")
@@ -35,11 +39,14 @@ struct DataSynthCommand: ParsableCommand {
         guard (1...256).contains(threads) else { throw usageError("--threads must be in 1...256 (got \(threads))") }
         if let apps, !(1...1_000_000).contains(apps) { throw usageError("--apps must be in 1...1000000 (got \(apps))") }
         guard (1...64).contains(sheetScreens) else { throw usageError("--sheet-screens must be in 1...64 (got \(sheetScreens))") }
+        do { _ = try ClassMix.parse(classMix) } catch { throw usageError("--class-mix: \(error)") }
+        guard SyntheticText(rawValue: text) != nil else { throw usageError("--text must be freetype or bitmap (got '\(text)')") }
     }
 
     func run() throws {
         let outURL = URL(fileURLWithPath: out)
-        let config = SyntheticConfig(seed: seed, scale: scale, appCount: apps ?? max(3, count / 12), dialogProbability: dialogProbability)
+        let config = SyntheticConfig(seed: seed, scale: scale, appCount: apps ?? max(3, count / 12), dialogProbability: dialogProbability,
+                                     classMix: try ClassMix.parse(classMix), text: SyntheticText(rawValue: text) ?? .freetype)
         let generator: SyntheticScreenGenerator
         let splits: [String: [Int]]
         var dataset: Dataset

@@ -1,4 +1,5 @@
 import CBLAS
+import CFreeType
 import CPNG
 import CSQLite
 import CTurboJPEG
@@ -24,6 +25,15 @@ final class SystemLibrariesTests: XCTestCase {
         defer { sqlite3_finalize(statement) }
         XCTAssertEqual(sqlite3_step(statement), SQLITE_ROW)
         XCTAssertEqual(sqlite3_column_int(statement, 0), 42)
+    }
+
+    func testFreeTypeInitializesAndReportsItsVersion() {
+        var library: FT_Library?
+        XCTAssertEqual(FT_Init_FreeType(&library), 0)
+        defer { FT_Done_FreeType(library) }
+        var major: FT_Int = 0, minor: FT_Int = 0, patch: FT_Int = 0
+        FT_Library_Version(library, &major, &minor, &patch)
+        XCTAssertEqual(major, 2, "FreeType \(major).\(minor).\(patch)")
     }
 
     func testLibPNGIsVersion16() {

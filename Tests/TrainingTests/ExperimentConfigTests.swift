@@ -1,4 +1,5 @@
 import XCTest
+import Data
 @testable import Training
 
 final class ExperimentConfigTests: XCTestCase {
@@ -58,6 +59,37 @@ final class ExperimentConfigTests: XCTestCase {
         }
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: "epochs: 2\n", file: "e.yaml")) { error in
             XCTAssertTrue("\(error)".contains("give data.dataset"), "\(error)")
+        }
+    }
+
+    func testClassMixPresetsMappingsErrorsAndRoundTrip() throws {
+        func parse(_ mix: String) throws -> ExperimentConfig {
+            try ExperimentConfig.parse(yaml: minimal.replacingOccurrences(of: "seed: 3}", with: "seed: 3, class_mix: \(mix)}"), file: "e.yaml")
+        }
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").data.synthetic?.classMix, .standard)
+        let preset = try parse("rare-controls")
+        XCTAssertEqual(preset.data.synthetic?.classMix, ClassMix.preset(named: "rare-controls"))
+        let mapped = try parse("{Slider: 4, page_control: 2.5}")
+        XCTAssertEqual(mapped.data.synthetic?.classMix, try ClassMix(["Slider": 4, "Page Control": 2.5]))
+        let bitmap = try ExperimentConfig.parse(yaml: minimal.replacingOccurrences(of: "seed: 3}", with: "seed: 3, text: bitmap}"), file: "e.yaml")
+        XCTAssertEqual(bitmap.data.synthetic?.text, .bitmap)
+        XCTAssertEqual(preset.data.synthetic?.text, .freetype)
+        for config in [preset, mapped, try parse("default"), bitmap] {
+            XCTAssertTrue(config.resolvedYAML().contains("class_mix: "), config.resolvedYAML())
+            XCTAssertEqual(try ExperimentConfig.parse(yaml: config.resolvedYAML(), file: "e.yaml").data.synthetic, config.data.synthetic)
+        }
+        let cases: [(String, String)] = [
+            ("{Slidr: 4}", "e.yaml:2 (data.synthetic.class_mix.Slidr): 'Slidr' is not a class — did you mean 'Slider'?"),
+            ("{Dialog: -1}", "e.yaml:2 (data.synthetic.class_mix.Dialog): -1.0 is out of range; allowed 0.0…1000.0"),
+            ("{Dialog: lots}", "(data.synthetic.class_mix.Dialog): expected a number"),
+            ("{Slider: 2, slider: 3}", "names the same class as 'Slider'"),
+            ("rare", "(data.synthetic.class_mix): 'rare' is not one of default, rare-controls"),
+        ]
+        for (mix, expected) in cases {
+            XCTAssertThrowsError(try parse(mix), mix) { error in XCTAssertTrue("\(error)".contains(expected), "\(mix): \(error)") }
+        }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["data.synthetic.class_mix.Toggle=3"])) { error in
+            XCTAssertTrue("\(error)".hasPrefix("--set (data.synthetic.class_mix.Toggle): 'Toggle' is not a class"), "\(error)")
         }
     }
 

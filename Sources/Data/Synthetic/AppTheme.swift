@@ -38,6 +38,9 @@ struct AppTheme {
     let roundCheckboxes: Bool
     let cardShadows: Bool
     let kindWeights: [Double] // indexed by ScreenKind.rawValue
+    let words: Lexicon
+    /// nil: the bitmap font.
+    let fonts: ThemeFonts?
 
     static let accents: [UInt32] = [0x007AFF, 0x34C759, 0xFF9500, 0xFF3B30, 0xAF52DE, 0xFF2D55, 0x30B0C7, 0x5856D6,
                                     0xE0A800, 0x1DB954, 0x0A84FF, 0xD94F8A, 0x8E5B3A, 0x00897B, 0x3F51B5, 0xF4511E]
@@ -46,7 +49,7 @@ struct AppTheme {
     /// Tuned so class counts keep the order of the paper's Table 1 (Text ≫ Icon > Container > Picture ≫ the rest).
     static let baseKindWeights: [Double] = [3, 3.5, 1.4, 1.0, 1.5, 1.5, 0.4, 0.5]
 
-    init(seed: UInt64, appIndex: Int) {
+    init(seed: UInt64, appIndex: Int, text: SyntheticText = .freetype) {
         // A separate stream family from the screens' (which use the screen index) so themes do not
         // depend on how many screens are generated.
         var rng = SeededRandom.stream(seed: seed ^ 0xA99_7E4E, index: UInt64(appIndex))
@@ -87,12 +90,22 @@ struct AppTheme {
         roundCheckboxes = rng.chance(0.4)
         cardShadows = !dark && rng.chance(0.5)
         kindWeights = AppTheme.baseKindWeights.map { $0 * rng.uniform(0.15, 1.85) }
+        // Language and type from a stream of their own: the bitmap font's themes stay as they were.
+        if text == .freetype {
+            var typeRNG = SeededRandom.stream(seed: seed ^ 0x7E47_F0E7, index: UInt64(appIndex))
+            words = Lexicon.pick(&typeRNG)
+            fonts = ThemeFonts(&typeRNG, words: words)
+        } else {
+            words = .english
+            fonts = nil
+        }
     }
 
-    func kind(_ rng: inout SeededRandom) -> ScreenKind {
-        let total = kindWeights.reduce(0, +)
+    func kind(_ rng: inout SeededRandom, mix: ClassMix = .standard) -> ScreenKind {
+        let weights = kindWeights.enumerated().map { $0.element * mix.kindFactor(ScreenKind(rawValue: $0.offset)!) }
+        let total = weights.reduce(0, +)
         var u = rng.uniform() * total
-        for (index, weight) in kindWeights.enumerated() {
+        for (index, weight) in weights.enumerated() {
             u -= weight
             if u < 0 { return ScreenKind(rawValue: index)! }
         }

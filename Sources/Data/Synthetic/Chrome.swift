@@ -34,7 +34,7 @@ extension ScreenBuilder {
             if let fitted = fitting(title, factor: factor, maxWidth: width - 2 * m, bold: true) {
                 text(fitted, x: m, y: top + barHeight + 4, factor: factor, color: theme.primaryText, bold: true)
             }
-            return top + barHeight + 4 + Double(BitmapFont.cellHeight * factor) + 12
+            return top + barHeight + 4 + lineHeight(factor) + 12
         }
         if let fitted = fitting(title, factor: theme.titleFactor, maxWidth: width - 2 * (width - right) - 8, bold: true) {
             let size = measure(fitted, factor: theme.titleFactor, bold: true)
@@ -58,7 +58,7 @@ extension ScreenBuilder {
             let color = i == selected ? theme.accent : theme.secondaryText
             let cx = slot * (Double(i) + 0.5)
             icon(glyph, x: cx - 13, y: top + 6, size: 26, color: color, surface: theme.dark ? RGBA(22, 22, 24) : RGBA(249, 249, 251))
-            let title = pick(Vocabulary.screenTitles)
+            let title = pick(words.screenTitles)
             if let fitted = fitting(title, factor: 1, maxWidth: slot - 4) {
                 let size = measure(fitted, factor: 1)
                 text(fitted, x: cx - size.width / 2, y: top + 36, factor: 1, color: color, clickable: true)
@@ -76,10 +76,10 @@ extension ScreenBuilder {
     mutating func dialog() {
         image.fill(.rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), color: RGBA(0, 0, 0, 100))
         let w = 270.0, x = (width - w) / 2
-        let pick = int(0...(Vocabulary.dialogTitles.count - 1))
-        let title = Vocabulary.dialogTitles[pick], buttons = Vocabulary.dialogButtons[pick]
+        let pick = int(0...(words.dialogTitles.count - 1))
+        let title = words.dialogTitles[pick], buttons = words.dialogButtons[pick]
         let messageLines = int(1...3)
-        let lineHeight = Double(BitmapFont.cellHeight) + 4
+        let lineHeight = lineHeight(1) + 4
         let buttonHeight = 44.0
         let h = 20 + 18 + 8 + Double(messageLines) * lineHeight + 14 + buttonHeight
         let y = (height - h) / 2 - 20
@@ -106,7 +106,7 @@ extension ScreenBuilder {
             if i > 0 { fillRect(x + slot * Double(i), buttonTop, 1 / u, buttonHeight, theme.separator) }
             let size = measure(title, factor: 2, bold: i == buttons.count - 1)
             text(title, x: x + slot * Double(i) + (slot - size.width) / 2, centerY: buttonTop + buttonHeight / 2, factor: 2,
-                 color: title.hasPrefix("Delete") || title.hasPrefix("Remove") || title.hasPrefix("Discard") ? RGBA(255, 59, 48) : theme.accent,
+                 color: words.destructive.contains(title) ? RGBA(255, 59, 48) : theme.accent,
                  bold: i == buttons.count - 1, clickable: true)
         }
         label(.dialog, x: x, y: y, width: w, height: h)

@@ -11,13 +11,13 @@ extension ScreenBuilder {
         case .player: playerScreen(bottom: bottom)
         case .login: loginScreen(bottom: bottom)
         default:
-            let title = kind == .settings ? pick(["Settings", "General", "Privacy", "Notifications", "Account", "Display"])
-                : pick(Vocabulary.screenTitles)
+            let title = kind == .settings ? pick(words.settingsTitles)
+                : pick(words.screenTitles)
             let top = navigationBar(title: title, back: kind == .form || kind == .article || chance(0.35))
             fillSections(kind: kind, top: top, bottom: bottom)
         }
         if tabs { tabBar() } else { homeIndicator() }
-        if chance(dialogProbability) { dialog() }
+        if chance(dialogProbability, drawing: .dialog) { dialog() }
     }
 
     /// Stacks sections of the kind's repertoire until two in a row do not fit.
@@ -29,31 +29,33 @@ extension ScreenBuilder {
             let next: Double?
             switch kind {
             case .feed:
-                if first && chance(0.3) { next = chance(0.5) ? segmentedSection(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
-                else if first && chance(0.35) { next = carousel(y: y, bottom: bottom) }
+                if first && chance(0.3, drawing: .segmentedControl) { next = chance(0.5, drawing: .segmentedControl) ? segmentedSection(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
+                else if first && chance(0.35, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
                 else if first && chance(0.3) { next = searchField(y: y, bottom: bottom) }
                 else { next = chance(0.85) ? feedCard(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
             case .list:
                 if first && chance(0.55) { next = searchField(y: y, bottom: bottom) }
-                else if first && chance(0.3) { next = segmentedSection(y: y, bottom: bottom) }
-                else if chance(0.1) { next = checklist(y: y, bottom: bottom) }
+                else if first && chance(0.3, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
+                else if chance(0.1, drawing: .checkboxSelected, .checkboxUnselected) { next = checklist(y: y, bottom: bottom) }
                 else { next = listRows(y: y, bottom: bottom, settings: false) }
             case .settings:
-                if chance(0.08) { next = sliderRow(y: y, bottom: bottom) }
+                if chance(0.08, drawing: .slider) { next = sliderRow(y: y, bottom: bottom) }
                 else { next = listRows(y: y, bottom: bottom, settings: true) }
             case .form:
-                if first && chance(0.3) { next = segmentedSection(y: y, bottom: bottom) }
-                else if first || chance(0.3) {
-                    next = form(y: y, bottom: bottom, fields: int(1...3), checkboxes: chance(0.5) ? int(1...2) : 0,
-                                buttonTitle: chance(0.5) ? pick(Vocabulary.buttonLabels) : nil)
+                if first && chance(0.3, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
+                else if first || chance(0.3, drawing: .textField) {
+                    next = form(y: y, bottom: bottom, fields: int(1...3), checkboxes: chance(0.5, drawing: .checkboxSelected, .checkboxUnselected) ? int(1...2) : 0,
+                                buttonTitle: chance(0.5) ? pick(words.buttonLabels) : nil)
                 } else { next = chance(0.5) ? paragraph(y: y, bottom: bottom) : listRows(y: y, bottom: bottom, settings: false) }
             case .article:
-                if first && chance(0.8) { next = carousel(y: y, bottom: bottom) }
+                if first && chance(0.8, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
+                else if !first && extraChance(0.3, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
                 else if chance(0.55) { next = paragraph(y: y, bottom: bottom) }
                 else { next = chance(0.5) ? listRows(y: y, bottom: bottom, settings: false) : grid(y: y, bottom: bottom) }
             case .gallery:
-                if first && chance(0.25) { next = segmentedSection(y: y, bottom: bottom) }
-                else if first && chance(0.4) { next = carousel(y: y, bottom: bottom) }
+                if first && chance(0.25, drawing: .segmentedControl) { next = segmentedSection(y: y, bottom: bottom) }
+                else if first && chance(0.4, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
+                else if !first && extraChance(0.3, drawing: .pageControl) { next = carousel(y: y, bottom: bottom) }
                 else { next = chance(0.85) ? grid(y: y, bottom: bottom) : shortcutRow(y: y, bottom: bottom) }
             case .player, .login:
                 next = nil
@@ -76,9 +78,9 @@ extension ScreenBuilder {
         let art = width - 2 * m
         picture(x: m, y: top + 48, width: art, height: art, radius: theme.cornerRadius)
         var y = top + 48 + art + 24
-        text(pick(Vocabulary.screenTitles) + " " + phrase(int(1...2)).lowercased(), x: m, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
-        y += Double(BitmapFont.cellHeight * theme.titleFactor) + 8
-        text(pick(Vocabulary.names), x: m, y: y, factor: 2, color: theme.secondaryText)
+        text(pick(words.screenTitles) + words.separator + phrase(int(1...2)).lowercased(), x: m, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
+        y += lineHeight(theme.titleFactor) + 8
+        text(pick(words.names), x: m, y: y, factor: 2, color: theme.secondaryText)
         icon(.heart, x: width - m - 24, y: y - 8, size: 24, color: theme.accent)
         y += 36
         slider(x: m, y: y, width: width - 2 * m)
@@ -92,7 +94,7 @@ extension ScreenBuilder {
             icon(control.0, x: cx - control.1 / 2, y: y + (44 - control.1) / 2, size: control.1, color: theme.primaryText)
         }
         y += 60
-        if y + 28 <= bottom && chance(0.5) { slider(x: m + 30, y: y, width: width - 2 * m - 60) }
+        if y + 28 <= bottom && chance(0.5, drawing: .slider) { slider(x: m + 30, y: y, width: width - 2 * m - 60) }
     }
 
     /// Sign-in: logo, welcome texts, fields, optional remember-me checkbox, button and links.
@@ -105,12 +107,12 @@ extension ScreenBuilder {
             picture(x: width / 2 - 40, y: y, width: 80, height: 80, radius: 20)
         }
         y += 104
-        let title = "Welcome to " + theme.name
+        let title = words.welcome(theme.name)
         if let fitted = fitting(title, factor: theme.titleFactor, maxWidth: width - 2 * m, bold: true) {
             let w = measure(fitted, factor: theme.titleFactor, bold: true).width
             text(fitted, x: (width - w) / 2, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
         }
-        y += Double(BitmapFont.cellHeight * theme.titleFactor) + 10
+        y += lineHeight(theme.titleFactor) + 10
         if let sub = fitting(phrase(int(4...7)), factor: 1, maxWidth: width - 2 * m) {
             let w = measure(sub, factor: 1).width
             text(sub, x: (width - w) / 2, y: y, factor: 1, color: theme.secondaryText)
@@ -118,18 +120,18 @@ extension ScreenBuilder {
         y += 36
         var x = m
         let fieldWidth = width - 2 * m
-        for placeholder in ["Email", "Password"] {
+        for placeholder in words.loginFields {
             textField(x: x, y: y, width: fieldWidth, placeholder: placeholder)
             y += 56
         }
-        if chance(0.55) {
-            checkbox(x: x, y: y, size: 22, checked: chance(0.3))
-            text("Remember me", x: x + 32, centerY: y + 11, factor: 2, color: theme.primaryText, clickable: true)
+        if chance(0.55, drawing: .checkboxSelected, .checkboxUnselected) {
+            checkbox(x: x, y: y, size: 22, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
+            text(words.checkboxCaptions[0], x: x + 32, centerY: y + 11, factor: 2, color: theme.primaryText, clickable: true)
             y += 38
         }
-        button(x: x, y: y, width: fieldWidth, title: pick(["Sign In", "Log In", "Continue"]))
+        button(x: x, y: y, width: fieldWidth, title: pick(words.signInButtons))
         y += 64
-        for link in ["Forgot password?", "Create an account"] where y + 20 <= bottom {
+        for link in words.loginLinks where y + 20 <= bottom {
             let w = measure(link, factor: 2).width
             text(link, x: (width - w) / 2, y: y, factor: 2, color: theme.accent, clickable: true)
             y += 32

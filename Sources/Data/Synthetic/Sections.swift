@@ -12,7 +12,7 @@ extension ScreenBuilder {
         let grouped = theme.cornerRadius > 0 && chance(0.7)
         var y = y
         if settings || chance(0.35) {
-            let header = settings ? pick(Vocabulary.screenTitles).uppercased() : phrase(int(1...3))
+            let header = settings ? pick(words.screenTitles).uppercased() : phrase(int(1...3))
             guard y + 28 + rowH <= bottom else { return nil }
             text(header, x: m + (grouped ? 4 : 0), y: y + 8, factor: settings ? 1 : 2, color: settings ? theme.secondaryText : theme.primaryText, bold: !settings)
             y += settings ? 24 : 32
@@ -39,10 +39,10 @@ extension ScreenBuilder {
                 textX += 30 + 12
             }
             var trailingX = x + w - m
-            let trailing = settings ? (chance(0.22) ? 3 : int(0...2)) : int(0...2)
+            let trailing = settings ? (chance(0.22, drawing: .toggleSelected, .toggleUnselected) ? 3 : int(0...2)) : int(0...2)
             switch trailing {
             case 3:
-                toggle(x: trailingX - 51, y: top + (rowH - 31) / 2, on: chance(0.38))
+                toggle(x: trailingX - 51, y: top + (rowH - 31) / 2, on: selected(0.38, .toggleSelected, .toggleUnselected))
                 trailingX -= 51 + 8
             case 1:
                 icon(.forward, x: trailingX - 14, y: top + rowH / 2 - 7, size: 14, color: theme.secondaryText, surface: theme.surface)
@@ -52,7 +52,7 @@ extension ScreenBuilder {
                 trailingX = trailingValue(right: trailingX, centerY: top + rowH / 2)
             default: break
             }
-            let title = settings ? pick(Vocabulary.rowLabels) : (leading == 1 ? pick(Vocabulary.names) : phrase(int(1...4)))
+            let title = settings ? pick(words.rowLabels) : (leading == 1 ? pick(words.names) : phrase(int(1...4)))
             let maxWidth = trailingX - textX - 8
             if twoLines, let fitted = fitting(title, factor: 2, maxWidth: maxWidth) {
                 text(fitted, x: textX, y: top + rowH / 2 - 17, factor: 2, color: theme.primaryText, bold: chance(0.3))
@@ -69,7 +69,7 @@ extension ScreenBuilder {
     }
 
     private mutating func trailingValue(right: Double, centerY: Double) -> Double {
-        let value = pick(Vocabulary.shortInfo)
+        let value = pick(words.shortInfo)
         let size = measure(value, factor: 1)
         text(value, x: right - size.width, centerY: centerY, factor: 1, color: theme.secondaryText)
         return right - size.width - 8
@@ -87,8 +87,8 @@ extension ScreenBuilder {
         var top = y
         if header {
             avatar(x: m + 12, y: top + 10, size: 32)
-            text(pick(Vocabulary.names), x: m + 54, y: top + 12, factor: 1, color: theme.primaryText, bold: true)
-            text(pick(Vocabulary.shortInfo), x: m + 54, y: top + 28, factor: 1, color: theme.secondaryText)
+            text(pick(words.names), x: m + 54, y: top + 12, factor: 1, color: theme.primaryText, bold: true)
+            text(pick(words.shortInfo), x: m + 54, y: top + 28, factor: 1, color: theme.secondaryText)
             icon(.more, x: m + w - 34, y: top + 16, size: 20, color: theme.secondaryText, surface: theme.surface)
             top += 52
         }
@@ -135,13 +135,13 @@ extension ScreenBuilder {
         let m = theme.margin
         let lines = int(2...6)
         let factor = chance(0.6) ? 1 : 2
-        let lineH = Double(BitmapFont.cellHeight * factor) + (factor == 1 ? 6 : 8)
+        let lineH = lineHeight(factor) + (factor == 1 ? 6 : 8)
         let h = 40 + Double(lines) * lineH
         guard y + h <= bottom else { return nil }
         if let heading = fitting(phrase(int(2...5)), factor: theme.titleFactor, maxWidth: contentWidth, bold: true) {
             text(heading, x: m, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
         }
-        var top = y + Double(BitmapFont.cellHeight * theme.titleFactor) + 10
+        var top = y + lineHeight(theme.titleFactor) + 10
         for i in 0..<lines {
             let maxWidth = i == lines - 1 ? contentWidth * uniform(0.3, 0.9) : contentWidth
             if let line = fitting(phrase(int(8...16)), factor: factor, maxWidth: maxWidth) {
@@ -170,7 +170,7 @@ extension ScreenBuilder {
                 if let caption = fitting(phrase(int(1...3)), factor: 1, maxWidth: cell) {
                     text(caption, x: x, y: top + pictureH + 8, factor: 1, color: theme.primaryText, bold: true)
                 }
-                if detail { text(pick(Vocabulary.shortInfo), x: x, y: top + pictureH + 24, factor: 1, color: theme.secondaryText) }
+                if detail { text(pick(words.shortInfo), x: x, y: top + pictureH + 24, factor: 1, color: theme.secondaryText) }
             }
         }
         return y + Double(rows) * (rowH + gap) + 6
@@ -190,7 +190,7 @@ extension ScreenBuilder {
                 fillCircle(cx, y + size / 2, size / 2, .solid(theme.fill))
                 icon(pick(IconGlyph.tabs), x: cx - 13, y: y + size / 2 - 13, size: 26, color: theme.accent, surface: theme.fill)
             }
-            if let caption = fitting(pick(pictures ? Vocabulary.names : Vocabulary.screenTitles).components(separatedBy: " ")[0], factor: 1, maxWidth: slot - 6) {
+            if let caption = fitting(pick(pictures ? words.names : words.screenTitles).components(separatedBy: " ")[0], factor: 1, maxWidth: slot - 6) {
                 let w = measure(caption, factor: 1).width
                 text(caption, x: cx - w / 2, y: y + size + 8, factor: 1, color: theme.primaryText)
             }
@@ -200,13 +200,13 @@ extension ScreenBuilder {
 
     mutating func searchField(y: Double, bottom: Double) -> Double? {
         guard y + 36 <= bottom else { return nil }
-        textField(x: theme.margin, y: y, width: contentWidth, placeholder: "Search " + pick(Vocabulary.filler), searchIcon: true)
+        textField(x: theme.margin, y: y, width: contentWidth, placeholder: words.searchPrefix + pick(words.filler), searchIcon: true)
         return y + 36 + 14
     }
 
     mutating func segmentedSection(y: Double, bottom: Double) -> Double? {
         guard y + 32 <= bottom else { return nil }
-        segmentedControl(x: theme.margin, y: y, width: contentWidth, titles: pick(Vocabulary.segmentLabels))
+        segmentedControl(x: theme.margin, y: y, width: contentWidth, titles: pick(words.segmentLabels))
         return y + 32 + 16
     }
 
@@ -214,7 +214,7 @@ extension ScreenBuilder {
     mutating func sliderRow(y: Double, bottom: Double) -> Double? {
         let m = theme.margin
         guard y + 64 <= bottom else { return nil }
-        text(pick(["Brightness", "Volume", "Text size", "Distance", "Price range", "Speed"]), x: m, y: y, factor: 1, color: theme.secondaryText)
+        text(pick(words.sliderCaptions), x: m, y: y, factor: 1, color: theme.secondaryText)
         let withIcons = chance(0.6)
         let sx = m + (withIcons ? 30 : 0), sw = contentWidth - (withIcons ? 60 : 0)
         if withIcons {
@@ -232,7 +232,7 @@ extension ScreenBuilder {
         let fieldH = 44.0 + 24
         let need = Double(fields) * fieldH + Double(checkboxes) * 36 + (buttonTitle == nil ? 0 : 64)
         guard y + need <= bottom else { return nil }
-        var entries = Vocabulary.fieldLabels.filter { !usedFieldTitles.contains($0.0) }
+        var entries = words.fieldLabels.filter { !usedFieldTitles.contains($0.0) }
         for _ in 0..<fields where !entries.isEmpty {
             let (title, placeholder) = entries.remove(at: int(0...(entries.count - 1)))
             usedFieldTitles.insert(title)
@@ -241,8 +241,8 @@ extension ScreenBuilder {
             top += fieldH
         }
         for _ in 0..<checkboxes {
-            checkbox(x: m, y: top + 4, size: 22, checked: chance(0.35))
-            if let caption = fitting(pick(["Remember me", "I agree to the Terms", "Send me updates", "Keep me signed in", "Use as default"]) ,
+            checkbox(x: m, y: top + 4, size: 22, checked: selected(0.35, .checkboxSelected, .checkboxUnselected))
+            if let caption = fitting(pick(words.checkboxCaptions),
                                      factor: 2, maxWidth: contentWidth - 34) {
                 text(caption, x: m + 34, centerY: top + 15, factor: 2, color: theme.primaryText, clickable: true)
             }
@@ -262,7 +262,7 @@ extension ScreenBuilder {
         guard rows >= 1 else { return nil }
         for row in 0..<rows {
             let top = y + Double(row) * rowH
-            checkbox(x: m, y: top + (rowH - 24) / 2, size: 24, checked: chance(0.3))
+            checkbox(x: m, y: top + (rowH - 24) / 2, size: 24, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
             if let line = fitting(phrase(int(2...6)), factor: 2, maxWidth: contentWidth - 40) {
                 text(line, x: m + 38, centerY: top + rowH / 2, factor: 2, color: theme.primaryText)
             }

@@ -10,15 +10,31 @@ public struct SyntheticConfig: Equatable {
     public var dialogProbability: Double
     public var widthPoints: Int
     public var heightPoints: Int
+    /// How often the layouts that draw each class are chosen (`ClassMix`; the default changes nothing).
+    public var classMix: ClassMix
+    /// How text is drawn: real fonts through FreeType (the default), or the 5×7 bitmap font of
+    /// generator version 1 (English only; kept to reproduce the earlier screens).
+    public var text: SyntheticText
 
     public init(seed: UInt64 = 0, scale: Int = 1, appCount: Int = 100, dialogProbability: Double = 0.12,
-                widthPoints: Int = 390, heightPoints: Int = 844) {
+                widthPoints: Int = 390, heightPoints: Int = 844, classMix: ClassMix = .standard, text: SyntheticText = .freetype) {
         self.seed = seed
+        self.classMix = classMix
+        self.text = text
         self.scale = scale
         self.appCount = appCount
         self.dialogProbability = dialogProbability
         self.widthPoints = widthPoints
         self.heightPoints = heightPoints
+    }
+
+    /// Names everything besides seed, count and size that decides the pixels and labels, for
+    /// cache folder names: a cached render is reused only while this (and the rest of its
+    /// name) is unchanged. Raise `SyntheticScreenGenerator.version` with any change to how
+    /// screens are drawn.
+    public var cacheTag: String {
+        "g\(SyntheticScreenGenerator.version)-\(text.rawValue)-mix-\(classMix.tag)"
+            + (scale == 1 ? "" : "-x\(scale)") + (dialogProbability == SyntheticConfig().dialogProbability ? "" : "-dialog\(dialogProbability)")
     }
 
     /// Throws naming the first setting out of range.
@@ -32,6 +48,10 @@ public struct SyntheticConfig: Equatable {
         guard (320...1024).contains(widthPoints) else { throw SyntheticError.badSetting("widthPoints", "\(widthPoints)", "use 320...1024") }
         guard (568...2048).contains(heightPoints) else { throw SyntheticError.badSetting("heightPoints", "\(heightPoints)", "use 568...2048") }
     }
+}
+
+public enum SyntheticText: String, CaseIterable, Equatable, Sendable {
+    case freetype, bitmap
 }
 
 public enum SyntheticError: Error, CustomStringConvertible, Equatable {

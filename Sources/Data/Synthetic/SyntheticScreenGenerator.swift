@@ -2,15 +2,26 @@ import Dispatch
 import Foundation
 import Imaging
 import Support
+import Typography
 
 /// Renders phone screens with exact labels for the 13 Screen Recognition classes.
 /// Screen `index` depends only on (config, index): the same on any machine and any thread count.
 public struct SyntheticScreenGenerator {
+    /// Raised whenever a change to the drawing code changes the screens a config gives (so
+    /// cached renders are not reused; see `SyntheticConfig.cacheTag`). 1: the bitmap-font screens;
+    /// 2: FreeType text, languages per app, the class mix.
+    public static let version = 2
+
     public let config: SyntheticConfig
     public let classes = Taxonomy.screenRecognition.classes
 
+    /// Throws on a setting out of range, or a font file of `FontFamily.all` that is missing
+    /// (naming its Debian package): every face is opened here, so rendering cannot fail later.
     public init(config: SyntheticConfig) throws {
         try config.validate()
+        if config.text == .freetype {
+            for family in FontFamily.all { for face in family.faces { try GlyphCache.shared.load(face) } }
+        }
         self.config = config
     }
 
@@ -26,10 +37,10 @@ public struct SyntheticScreenGenerator {
     /// One screen and its labels; `sample.imagePath` is `images/<id>.png` (where `dataset` writes it).
     public func render(index: Int) -> (image: RGBImage, sample: Sample) {
         let app = appIndex(ofScreen: index)
-        let theme = AppTheme(seed: config.seed, appIndex: app)
+        let theme = AppTheme(seed: config.seed, appIndex: app, text: config.text)
         var builder = ScreenBuilder(widthPoints: config.widthPoints, heightPoints: config.heightPoints, scale: config.scale,
-                                    theme: theme, rng: SeededRandom.stream(seed: config.seed, index: UInt64(index)))
-        let kind = theme.kind(&builder.rng)
+                                    theme: theme, mix: config.classMix, rng: SeededRandom.stream(seed: config.seed, index: UInt64(index)))
+        let kind = theme.kind(&builder.rng, mix: config.classMix)
         builder.composeScreen(kind: kind, dialogProbability: config.dialogProbability)
         let id = Self.sampleID(index: index)
         let sample = Sample(id: id, imagePath: "images/\(id).png", width: builder.image.width, height: builder.image.height,

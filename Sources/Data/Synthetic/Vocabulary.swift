@@ -1,7 +1,8 @@
 import Support
 
-/// Words for synthetic screens: UI labels for titles and rows, filler words for body text.
-/// Written for ScreenLab; lengths vary on purpose so Text boxes vary in width.
+/// The English words of synthetic screens (the bitmap font's only language, and most apps'):
+/// UI labels for titles and rows, filler words for body text. Written for ScreenLab; lengths
+/// vary on purpose so Text boxes vary in width. Other languages: `Lexicon`.
 enum Vocabulary {
     static let screenTitles = [
         "Home", "Settings", "Profile", "Messages", "Inbox", "Library", "Explore", "Search", "Account",
@@ -66,6 +67,13 @@ enum Vocabulary {
         "2 min ago", "Yesterday", "9:41 AM", "Mon", "3h", "Mar 14", "$12.99", "4.8", "1.2k", "New",
         "12 items", "Free", "5 km", "18 C", "On", "Off", "v2.4", "87%", "$4.50", "Today", "24",
     ]
+
+    static let settingsTitles = ["Settings", "General", "Privacy", "Notifications", "Account", "Display"]
+    static let sliderCaptions = ["Brightness", "Volume", "Text size", "Distance", "Price range", "Speed"]
+    static let checkboxCaptions = ["Remember me", "I agree to the Terms", "Send me updates", "Keep me signed in", "Use as default"]
+    static let signInButtons = ["Sign In", "Log In", "Continue"]
+    static let loginLinks = ["Forgot password?", "Create an account"]
+    static let destructive: Set<String> = ["Delete", "Discard", "Remove"]
 
     /// `count` filler words starting with a capital letter, e.g. a card title or a body line.
     static func phrase(_ rng: inout SeededRandom, words count: Int) -> String {

@@ -56,6 +56,9 @@ final class ConfigMapping {
 
     func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
 
+    /// The keys as written, in order (for mappings whose keys are data, such as a class mix).
+    var keys: [String] { entries.map(\.key) }
+
     func error(_ key: String, _ message: String) -> ExperimentConfigError {
         context.error(entries.first { $0.key == key }?.value ?? node, key: dotted(key), message)
     }

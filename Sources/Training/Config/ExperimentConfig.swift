@@ -1,3 +1,4 @@
+import Data
 import Detection
 import Foundation
 
@@ -12,6 +13,10 @@ public struct ExperimentConfig: Equatable {
         public var screensPerApp = 12
         public var valFraction = 0.15
         public var testFraction = 0.15
+        /// `class_mix`: a preset name or class → multiplier (Data's `ClassMix`).
+        public var classMix = ClassMix.standard
+        /// `text`: freetype (real fonts) or bitmap (generator version 1's pixel font).
+        public var text = SyntheticText.freetype
     }
 
     public struct DataSection: Equatable {

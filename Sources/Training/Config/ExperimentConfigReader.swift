@@ -1,3 +1,4 @@
+import Data
 import Detection
 import Foundation
 import Support
@@ -90,6 +91,8 @@ extension ExperimentConfig {
             synthetic.screensPerApp = try s.int("screens_per_app", default: synthetic.screensPerApp, range: 1...10_000)
             synthetic.valFraction = try s.double("val_fraction", default: synthetic.valFraction, range: 0.01...0.5)
             synthetic.testFraction = try s.double("test_fraction", default: synthetic.testFraction, range: 0.01...0.5)
+            synthetic.classMix = try readClassMix(s)
+            synthetic.text = SyntheticText(rawValue: try s.choice("text", default: synthetic.text.rawValue, SyntheticText.allCases.map(\.rawValue)))!
             try s.finish()
             data.synthetic = synthetic
         } else {
@@ -104,6 +107,29 @@ extension ExperimentConfig {
         data.evaluateTest = try m.bool("evaluate_test", default: true)
         try m.finish()
         return data
+    }
+
+    /// `class_mix: rare-controls` (a preset) or `class_mix: {Slider: 4, Dialog: 3}` (multipliers;
+    /// class names in any case and punctuation, unnamed classes keep 1).
+    private static func readClassMix(_ s: ConfigMapping) throws -> ClassMix {
+        guard let node = s.value("class_mix") else { return .standard }
+        if node.scalar != nil {
+            return ClassMix.preset(named: try s.choice("class_mix", default: "default", ClassMix.presets.map(\.name)))!
+        }
+        let m = try s.mapping("class_mix")
+        let classes = Taxonomy.screenRecognition.classes
+        var byName: [String: Double] = [:], seen: [Int: String] = [:]
+        for key in m.keys {
+            guard let index = ClassMix.classIndex(named: key) else {
+                let hint = KeySuggestion.closest(to: key, among: classes).map { " — did you mean '\($0)'?" } ?? ""
+                throw m.error(key, "'\(key)' is not a class\(hint) (classes: \(classes.joined(separator: ", ")))")
+            }
+            if let first = seen[index] { throw m.error(key, "names the same class as '\(first)'; keep one") }
+            seen[index] = key
+            byName[key] = try m.double(key, default: 1, range: 0...ClassMix.maximum)
+        }
+        try m.finish()
+        return try ClassMix(byName)
     }
 
     private static func readLoss(_ m: ConfigMapping) throws -> LossSection {

@@ -1,16 +1,24 @@
+import Data
 import Detection
 import Foundation
 
 extension ExperimentConfig {
     /// Every setting after defaults and overrides, as an experiment file that reads back to the
     /// same config (`config.resolved.yaml` in the run folder; the registry stores it too).
+    /// A preset's name, else the multipliers that differ from 1 as a flow mapping.
+    private func classMixYAML(_ mix: ClassMix) -> String {
+        if let name = mix.presetName { return name }
+        let pairs = zip(Taxonomy.screenRecognition.classes, mix.multipliers).filter { $0.1 != 1 }
+        return "{" + pairs.map { "\"\($0.0)\": \($0.1 == $0.1.rounded() && abs($0.1) < 1e15 ? String(Int($0.1)) : "\($0.1)")" }.joined(separator: ", ") + "}"
+    }
+
     public func resolvedYAML() -> String {
         func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)" }
         func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         var lines = ["# Resolved from \(file) (defaults and --set overrides applied)", "name: \(quoted(name))", "data:"]
         if let dataset = data.dataset { lines.append("  dataset: \(quoted(dataset))") }
         if let s = data.synthetic {
-            lines.append("  synthetic: {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction))}")
+            lines.append("  synthetic: {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction)), class_mix: \(classMixYAML(s.classMix)), text: \(s.text.rawValue)}")
         }
         lines += ["  train: \(quoted(data.train))", "  val: \(quoted(data.val))", "  test: \(quoted(data.test))", "  evaluate_test: \(data.evaluateTest)",
                   "model: \(quoted(model))"]

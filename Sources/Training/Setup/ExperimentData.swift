@@ -35,15 +35,18 @@ public struct ExperimentData {
     /// Renders the screens once into `cacheFolder/synthetic-…/` (written to a temporary folder and
     /// renamed, so an interrupted render is never mistaken for a complete one) and loads them.
     static func synthesize(_ s: ExperimentConfig.SyntheticData, cacheFolder: URL, log: (String) -> Void) throws -> ExperimentData {
-        let name = "synthetic-n\(s.count)-seed\(s.seed)-app\(s.screensPerApp)-val\(s.valFraction)-test\(s.testFraction)"
+        let config = SyntheticConfig(seed: s.seed, appCount: max(3, s.count / s.screensPerApp), classMix: s.classMix, text: s.text)
+        // The config's tag covers the generator version, text renderer and class mix: a render of other screens is never reused.
+        let name = "synthetic-n\(s.count)-seed\(s.seed)-app\(s.screensPerApp)-val\(s.valFraction)-test\(s.testFraction)-\(config.cacheTag)"
         let folder = cacheFolder.appendingPathComponent(name)
-        let description = "synthetic(count=\(s.count), seed=\(s.seed), screens_per_app=\(s.screensPerApp))"
+        let description = "synthetic(count=\(s.count), seed=\(s.seed), screens_per_app=\(s.screensPerApp)"
+            + (s.classMix.isStandard ? "" : ", class_mix=\(s.classMix)") + (s.text == .freetype ? ")" : ", text=\(s.text.rawValue))")
         let manager = FileManager.default
         if !manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
             try manager.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
             let temporary = cacheFolder.appendingPathComponent(".\(name).partial-\(getpid())")
             try? manager.removeItem(at: temporary)
-            let generator = try SyntheticScreenGenerator(config: SyntheticConfig(seed: s.seed, appCount: max(3, s.count / s.screensPerApp)))
+            let generator = try SyntheticScreenGenerator(config: config)
             let progress = ProgressLine("rendering \(s.count) synthetic screens", total: s.count, unit: "screens")
             var dataset = try generator.dataset(count: s.count, outputFolder: temporary, threads: ProcessInfo.processInfo.activeProcessorCount,
                                                 progress: progress)
