@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TestSupport", "Detection", "Evaluation", "Data", "Weights", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .testTarget(name: "ExportTests", dependencies: [
-            "Export", "Inference", "Detection", "Weights", "NN", "Autograd", "Tensor", "Support",
+            "Export", "TestSupport", "Inference", "Detection", "Weights", "NN", "Autograd", "Tensor", "Support",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], resources: [.copy("run_onnx.py")]),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -4,6 +4,7 @@ import Foundation
 import NN
 import Support
 import Tensor
+import TestSupport
 import Weights
 
 /// Small detectors with random weights and random batch-norm statistics (with PyTorch's initial
@@ -22,27 +23,7 @@ enum ExportFixtures {
         let configuration = try UIDetectorConfiguration(options: options(head: head, stride4: stride4), classCount: classes.count,
                                                         inputHeight: inputHeight, inputWidth: inputWidth)
         let model = try UIDetector(configuration: configuration, seed: seed)
-        var random = SeededRandom(seed: seed + 100)
-        var state: [String: Tensor] = [:]
-        for (name, tensor) in model.stateTensors() {
-            var t = tensor
-            let range: (Double, Double)?
-            if name.hasSuffix("running_mean") { range = (-0.3, 0.3) }
-            else if name.hasSuffix("running_var") { range = (0.3, 2) }
-            else if name.hasSuffix("bn.weight") { range = (0.5, 1.5) }
-            else if name.hasSuffix("bn.bias") { range = (-0.3, 0.3) }
-            // Output weights start at std 0.01, which would make every head value nearly its bias.
-            else if name.hasPrefix("head.outputs") || name.hasPrefix("head.conv2"), name.hasSuffix("weight") { range = (-0.2, 0.2) }
-            // …and the class prior's bias (−4.6) every score near 0.01: spread them over (0.1, 0.9).
-            else if name.hasPrefix("head.outputs") || name.hasPrefix("head.conv2"), name.hasSuffix("bias") { range = (-2, 2) }
-            else { range = nil }
-            if let range {
-                t.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = Float(random.uniform(range.0, range.1)) } }
-            }
-            state[name] = t
-        }
-        try model.load(state: state)
-        model.eval()
+        try RandomizedStatistics.apply(to: model, seed: seed + 100, headPrefixes: ["head.outputs", "head.conv2"], spreadHeadBiases: true)
         return model
     }
 

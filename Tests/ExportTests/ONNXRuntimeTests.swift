@@ -5,6 +5,7 @@ import Foundation
 import Inference
 import NN
 import Tensor
+import TestSupport
 import XCTest
 
 /// The exported model run by ONNX Runtime (in Python, `run_onnx.py`) against the Swift paths on
@@ -29,16 +30,7 @@ final class ONNXRuntimeTests: XCTestCase {
     }
 
     func run(_ command: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcess.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
     }
 
     /// Runs `model` on `images` in ONNX Runtime; returns each output's float32 values by name.

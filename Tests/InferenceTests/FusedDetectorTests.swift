@@ -4,6 +4,7 @@ import Kernels
 import NN
 import Support
 import Tensor
+import TestSupport
 import XCTest
 @testable import Inference
 
@@ -18,25 +19,7 @@ final class FusedDetectorTests: XCTestCase {
     func randomizedModel(head: UIDetectorConfiguration.HeadKind, stride4: Bool, seed: UInt64) throws -> UIDetector {
         let configuration = UIDetectorConfiguration(head: head, includeStride4: stride4, inputHeight: 128, inputWidth: 96)
         let model = try UIDetector(configuration: configuration, seed: seed)
-        var random = SeededRandom(seed: seed + 100)
-        var state: [String: Tensor] = [:]
-        for (name, tensor) in model.stateTensors() {
-            var t = tensor
-            let range: (Double, Double)?
-            if name.hasSuffix("running_mean") { range = (-0.3, 0.3) }
-            else if name.hasSuffix("running_var") { range = (0.3, 2) }
-            else if name.hasSuffix("bn.weight") { range = (0.5, 1.5) }
-            else if name.hasSuffix("bn.bias") { range = (-0.3, 0.3) }
-            // The head's output weights start at std 0.01, which would shrink every difference 100×.
-            else if name.hasPrefix("head.outputs") && name.hasSuffix("weight") { range = (-0.2, 0.2) }
-            else { range = nil }
-            if let range {
-                t.withUnsafeMutableBufferPointer { for i in 0..<$0.count { $0[i] = Float(random.uniform(range.0, range.1)) } }
-            }
-            state[name] = t
-        }
-        try model.load(state: state)
-        model.eval()
+        try RandomizedStatistics.apply(to: model, seed: seed + 100, headPrefixes: ["head.outputs"])
         return model
     }
 

@@ -38,8 +38,17 @@ public enum ScreenlabProcess {
     /// Runs `screenlab ARGUMENTS` to the end: its exit status and what it printed (stdout and
     /// stderr together).
     public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        try ChildProcess.run(try binary(), arguments, environment: environment)
+    }
+}
+
+/// Any program as a child process (a Python peer, a tool), run to the end.
+public enum ChildProcess {
+    /// Exit status and what it printed (stdout and stderr together); `environment` is added to
+    /// this process's own.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = try binary()
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
