@@ -1,0 +1,75 @@
+import Detection
+import Foundation
+import Imaging
+import Weights
+import XCTest
+@testable import Accessibility
+
+/// `screenlab predict --accessibility` end to end: the real binary on a small untrained
+/// detector (random weights give hundreds of arbitrary boxes of every class, a harsh input for
+/// the heuristics) and two screenshots.
+final class PredictAccessibilityTests: XCTestCase {
+    var screenlab: URL!
+
+    override func setUpWithError() throws {
+        // `swift build --build-tests` puts the executable beside the test bundle.
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
+        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw XCTSkip("no screenlab executable beside the tests (\(folder.path)); build with `swift build --build-tests`")
+        }
+        screenlab = binary
+    }
+
+    func testWritesAViewPerScreenThatAccountsForEveryDetection() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-accessibility-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let weights = base.appendingPathComponent("tiny.slw")
+        let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
+        let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: DetectionClass.names.count, inputHeight: 64, inputWidth: 32), seed: 4)
+        let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector", options: options), input: InputSpec(width: 32, height: 64),
+                                   normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: DetectionClass.names,
+                                   provenance: Provenance(created: "2026-11-24T00:00:00Z"))
+        try WeightsFile(header: header, tensors: model.stateTensors()).write(to: weights)
+        var random = SystemRandomNumberGenerator()
+        for name in ["home", "settings"] {
+            let pixels = (0..<(90 * 160 * 3)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            try ImageIO.writePNG(RGBImage(width: 90, height: 160, pixels: pixels), to: base.appendingPathComponent("\(name).png"))
+        }
+        let out = base.appendingPathComponent("out")
+        let (status, output) = try run(["predict", "--weights", weights.path, "--confidence", "0", "--accessibility",
+                                        base.appendingPathComponent("home.png").path, base.appendingPathComponent("settings.png").path, "--out", out.path])
+        XCTAssertEqual(status, 0, output)
+
+        let predictions = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [[String: Any]])
+        for name in ["home", "settings"] {
+            let view = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("accessibility/\(name).json"))) as? [String: Any])
+            let elements = try XCTUnwrap(view["elements"] as? [[String: Any]])
+            let members = elements.flatMap { $0["members"] as? [[String: Any]] ?? [] }
+            let detected = predictions.filter { $0["image_id"] as? String == name }
+            XCTAssertGreaterThan(detected.count, 0, "confidence 0 keeps boxes")
+            XCTAssertEqual(view["detections"] as? Int, detected.count)
+            XCTAssertEqual(members.count, detected.count, "\(name): every detection in exactly one element")
+            XCTAssertEqual(elements.map { $0["order"] as? Int ?? 0 }, Array(1..<(elements.count + 1)))
+            XCTAssertEqual(view["width"] as? Int, 90)
+            let picture = try ImageIO.read(out.appendingPathComponent("accessibility/\(name).png"))
+            XCTAssertEqual(picture.width, 90)
+            XCTAssertEqual(picture.height, 160)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base.appendingPathComponent("accessibility").path), "writes stay in --out")
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = screenlab
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
