@@ -7,7 +7,10 @@ public enum ContainerGrouping {
     ///
     /// Our readings: "inside" is `insideFraction` of an element's area (of a group's union box
     /// when earlier heuristics grouped it); a Container with nothing inside, or covering more
-    /// than `maximumContainerFraction` of the screen, stays a plain element.
+    /// than `maximumContainerFraction` of the screen, stays a plain element. Tab Buttons are
+    /// never taken: datasets that box the tab bar itself as a Container (vins-ui maps
+    /// Bottom_Navigation to Container) would otherwise fold the tabs into one stop, losing
+    /// "tab i of n" — the bar stays an element before its tabs.
     public static func apply(_ elements: [AccessibleElement], screen: ScreenSize, options: AccessibilityOptions = AccessibilityOptions()) -> [AccessibleElement] {
         let screenArea = screen.width * screen.height
         let containers = elements.indices
@@ -20,7 +23,7 @@ public enum ContainerGrouping {
         for container in containers where !taken[container] {
             let outer = elements[container].box
             let inside = elements.indices.filter { i in
-                i != container && !taken[i] && elements[i].box.isInside(outer, fraction: options.insideFraction)
+                i != container && !taken[i] && elements[i].grouping != .tabButton && elements[i].box.isInside(outer, fraction: options.insideFraction)
             }
             guard !inside.isEmpty else { continue }
             taken[container] = true

@@ -37,4 +37,15 @@ final class ContainerGroupingTests: XCTestCase {
         XCTAssertEqual(memberSets(result), [[0, 1, 2]])
         XCTAssertEqual(result[0].labelHint, "1 item")
     }
+
+    func testATabBarBoxedAsAContainerKeepsItsTabs() {
+        let screen = [
+            detection("Container", 0, 740, 400, 60),
+            detection("Icon", 40, 750, 24, 24), detection("Text", 30, 776, 44, 14),
+            detection("Icon", 240, 750, 24, 24), detection("Text", 230, 776, 44, 14),
+        ]
+        let view = AccessibilityView(detections: screen, screen: phone)
+        XCTAssertEqual(view.elements.map(\.kind), ["Container", "Tab Button", "Tab Button"])
+        XCTAssertEqual(view.elements.map(\.members), [[0], [1, 2], [3, 4]])
+    }
 }
