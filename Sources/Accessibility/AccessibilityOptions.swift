@@ -21,6 +21,10 @@ public struct AccessibilityOptions: Equatable, Sendable {
     /// (it would collapse most of the screen into one stop; Fig. 7 right shows such a
     /// detection as one to remove). It stays an element of its own.
     public var maximumContainerFraction = 0.5
+    /// Our choice: XY-cut may cut through boxes overlapping by up to this fraction of the
+    /// screen height (and a quarter of the smaller box), since detections are not pixel-tight
+    /// (`XYCut.split`). 0 is the paper's rule.
+    public var cutSlack = 0.01
     /// XY-cut recursion depth after which a segment is ordered top-to-bottom, left-to-right
     /// as if it could not be cut: bounds the work on pathological layouts.
     public var maximumCutDepth = 48

@@ -76,6 +76,21 @@ final class AccessibilityViewTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "debug build, shared machine: generous")
     }
 
+    func testAContainerTooLargeToGroupIsReadBeforeWhatIsInsideAndDoesNotBlockTheCuts() {
+        let screen = [
+            detection("Text", 150, 20, 100, 20),                 // 0: title, above the backdrop
+            detection("Container", 5, 50, 390, 600),             // 1: 73% of the screen
+            detection("Picture", 20, 60, 160, 150), detection("Picture", 220, 62, 160, 150),    // 2, 3
+            detection("Picture", 20, 240, 160, 150), detection("Picture", 220, 238, 160, 150),  // 4, 5
+        ]
+        let view = AccessibilityView(detections: screen, screen: phone)
+        XCTAssertEqual(view.elements.map(\.members), [[0], [1], [2], [3], [4], [5]], "row by row, the backdrop before its contents")
+        var literal = AccessibilityOptions()
+        literal.maximumContainerFraction = 1
+        XCTAssertEqual(AccessibilityView(detections: screen, screen: phone, options: literal).elements.map(\.members), [[0], [1, 2, 3, 4, 5]],
+                       "the paper's rule alone: one stop for the whole grid")
+    }
+
     func testMembersOfAGroupAreInTheirOwnReadingOrder() {
         // A Container (read first, as what the group is) with a column of two Texts beside a
         // tall Icon that starts higher: XY-cut reads the column before the Icon.

@@ -42,6 +42,22 @@ final class XYCutTests: XCTestCase {
         XCTAssertEqual(XYCut.order(boxes), [0, 3, 2, 1])
     }
 
+    func testOneLineInAnUncutSegmentReadsLeftToRightThoughItsTopsDifferByAPixel() {
+        // A Container around a tab bar whose buttons' tops differ by a pixel or two.
+        let boxes = [rect(0, 740, 400, 60), rect(300, 749, 40, 40), rect(20, 751, 40, 40), rect(160, 750, 40, 40), rect(20, 795, 40, 4)]
+        XCTAssertEqual(XYCut.order(boxes), [0, 2, 3, 1, 4])
+    }
+
+    func testSlackLetsACutCrossCardsOverlappingByAFewPixels() {
+        // Two rows of cards; the top-right card's box reaches 3 px into the second row.
+        let cards = [rect(8, 111, 171, 206), rect(182, 113, 171, 209), rect(8, 326, 169, 208), rect(183, 319, 172, 218)]
+        XCTAssertEqual(XYCut.order(cards), [0, 2, 1, 3], "the paper's rule: no line crosses the screen, so columns")
+        XCTAssertEqual(XYCut.order(cards, slack: 6.4), [0, 1, 2, 3], "rows")
+        // Small icons on one line, tops 1 px apart: slack never cuts most of their height.
+        let icons = [rect(300, 100, 5, 5), rect(10, 101, 5, 5), rect(150, 100.5, 5, 5)]
+        XCTAssertEqual(XYCut.order(icons, slack: 6.4), [1, 2, 0])
+    }
+
     func testEdgeCases() {
         XCTAssertEqual(XYCut.order([]), [])
         XCTAssertEqual(XYCut.order([rect(5, 5, 10, 10)]), [0])
