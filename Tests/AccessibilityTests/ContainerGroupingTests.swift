@@ -43,9 +43,10 @@ final class ContainerGroupingTests: XCTestCase {
             detection("Container", 0, 740, 400, 60),
             detection("Icon", 40, 750, 24, 24), detection("Text", 30, 776, 44, 14),
             detection("Icon", 240, 750, 24, 24), detection("Text", 230, 776, 44, 14),
+            detection("Icon", 340, 750, 24, 24), detection("Text", 330, 776, 44, 14),
         ]
         let view = AccessibilityView(detections: screen, screen: phone)
-        XCTAssertEqual(view.elements.map(\.kind), ["Container", "Tab Button", "Tab Button"])
-        XCTAssertEqual(view.elements.map(\.members), [[0], [1, 2], [3, 4]])
+        XCTAssertEqual(view.elements.map(\.kind), ["Container", "Tab Button", "Tab Button", "Tab Button"])
+        XCTAssertEqual(view.elements.map(\.members), [[0], [1, 2], [3, 4], [5, 6]])
     }
 }

@@ -31,9 +31,14 @@ final class TabBarTests: XCTestCase {
         XCTAssertTrue(result.contains { $0.members == [10] && $0.kind == "Icon" })
     }
 
-    func testOneTextAtTheBottomIsNotATabBar() {
-        let screen = [detection("Text", 20, 100, 200, 20), detection("Text", 150, 770, 100, 14)]
-        XCTAssertEqual(TabBar.apply(singles(screen), screen: phone), singles(screen))
+    func testOneTextAtTheBottomOrAListRowIsNotATabBar() {
+        let footer = [detection("Text", 20, 100, 200, 20), detection("Text", 150, 770, 100, 14)]
+        XCTAssertEqual(TabBar.apply(singles(footer), screen: phone), singles(footer))
+        let row = [detection("Text", 20, 760, 150, 16), detection("Icon", 370, 762, 10, 14)]  // "Office Bottoms  >"
+        XCTAssertEqual(TabBar.apply(singles(row), screen: phone), singles(row))
+        var twoTabs = AccessibilityOptions()
+        twoTabs.minimumTabs = 2
+        XCTAssertEqual(TabBar.apply(singles(row), screen: phone, options: twoTabs).map(\.labelHint), ["tab 1 of 2", "tab 2 of 2"])
     }
 
     func testIconOnlyTabBarsAndOtherClassesInTheBar() {
