@@ -1,3 +1,5 @@
+import Imaging
+
 /// What a screen reader would present for one screen: the detections, grouped by the paper's
 /// heuristics and put in navigation order (Screen Recognition, Zhang et al. CHI 2021, §5.1,
 /// 5.5, 5.6).
@@ -13,7 +15,8 @@ public struct AccessibilityView: Equatable, Sendable {
     /// containers last, so they take whole groups; then XY-cut (§5.6) over the groups
     /// (`navigationOrder`).
     /// Detections with a non-finite coordinate are left out of every element.
-    public init(detections: [ScreenDetection], screen: ScreenSize, options: AccessibilityOptions = AccessibilityOptions()) {
+    /// With the screenshot, the tab bar's selected tab is found by its tint (§5.3, `TabSelection`).
+    public init(detections: [ScreenDetection], screen: ScreenSize, image: RGBImage? = nil, options: AccessibilityOptions = AccessibilityOptions()) {
         self.screen = screen
         self.detections = detections
         var elements = detections.indices.filter { detections[$0].box.isFinite }.map { AccessibleElement(detection: $0, of: detections) }
@@ -22,6 +25,7 @@ public struct AccessibilityView: Equatable, Sendable {
         elements = TextLines.apply(elements)
         elements = PictureSubtitle.apply(elements, screen: screen, options: options)
         elements = ContainerGrouping.apply(elements, screen: screen, options: options)
+        if let image { elements = TabSelection.apply(elements, image: image) }
         self.elements = Self.navigationOrder(elements, detections: detections, screen: screen, options: options)
     }
 

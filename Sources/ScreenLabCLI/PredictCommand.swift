@@ -77,7 +77,8 @@ struct PredictCommand: ParsableCommand {
                         ScreenDetection(classIndex: $0.classIndex, className: detector.classes[$0.classIndex],
                                         box: ScreenRect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height), score: $0.score)
                     }
-                    let view = AccessibilityView(detections: detections, screen: ScreenSize(width: Double(pixels.width), height: Double(pixels.height)))
+                    let screen = ScreenSize(width: Double(pixels.width), height: Double(pixels.height))
+                    let view = AccessibilityView(detections: detections, screen: screen, image: pixels)
                     try folder.write(AccessibilityWriter.json(view, imageID: stem, fileName: image.url.lastPathComponent), to: "accessibility/\(stem).json")
                     try folder.write(try ImageIO.encodePNG(AccessibilityWriter.drawn(pixels, view)), to: "accessibility/\(stem).png")
                 }
