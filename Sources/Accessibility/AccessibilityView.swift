@@ -9,13 +9,13 @@ public struct AccessibilityView: Equatable, Sendable {
     /// In navigation order; each element's members in their own XY-cut order.
     public var elements: [AccessibleElement]
 
-    /// The heuristics in this order: segmented-control rows (§5.1) and tab bars first, since
-    /// they claim Texts for controls before text grouping could join them to content above;
-    /// then multi-line text, so a two-line caption is one subtitle; then picture subtitles;
-    /// containers last, so they take whole groups; then XY-cut (§5.6) over the groups
-    /// (`navigationOrder`).
-    /// Detections with a non-finite coordinate are left out of every element.
-    /// With the screenshot, the tab bar's selected tab is found by its tint (§5.3, `TabSelection`).
+    /// The heuristics in this order (the paper does not give one): segmented-control rows
+    /// (§5.1) and tab bars first, since they claim Texts for controls before text grouping
+    /// could join them to content above; then multi-line text, so a two-line caption is one
+    /// subtitle; then picture subtitles; containers last, so they take whole groups; with the
+    /// screenshot, the selected tab by its tint (§5.3, `TabSelection`); then XY-cut (§5.6) over
+    /// the groups (`navigationOrder`). Detections with a non-finite coordinate are left out of
+    /// every element.
     public init(detections: [ScreenDetection], screen: ScreenSize, image: RGBImage? = nil, options: AccessibilityOptions = AccessibilityOptions()) {
         self.screen = screen
         self.detections = detections
