@@ -3,7 +3,7 @@
 // Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation) and Weights, Registry
 // beside them, and Accessibility (detections → grouped elements in navigation order) on Imaging
-// alone. See README.md's architecture picture.
+// (drawing) and Support (JSON) alone. See README.md's architecture picture.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
