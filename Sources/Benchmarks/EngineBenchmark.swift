@@ -24,7 +24,7 @@ public struct EngineBenchmark {
         }
     }
 
-    public typealias StepPhases = Training.StepPhases
+    public typealias StepPhases = NN.StepPhases
 
     static func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
 

@@ -114,9 +114,12 @@ struct BenchLoaderCommand: ParsableCommand {
 
     func run() throws {
         let seconds = self.seconds ?? (quick ? 2 : 5), steps = self.steps ?? (quick ? 3 : 8)
-        guard workers >= 0, threads > 0, batchSize > 0, seconds > 0, steps > 0 else {
-            throw usageError("--workers ≥ 0; --threads, --batch-size, --seconds and --steps > 0")
-        }
+        try OptionBounds.check("workers", workers, OptionBounds.workers)
+        try OptionBounds.check("threads", threads, OptionBounds.threads)
+        try OptionBounds.check("batch-size", batchSize, OptionBounds.batch)
+        guard seconds.isFinite else { throw usageError("--seconds must be a finite number, got \(seconds)") }
+        try OptionBounds.check("seconds", seconds, OptionBounds.seconds)
+        try OptionBounds.check("steps", steps, OptionBounds.steps)
         let stride = DetectorConfiguration.strides.max()!
         guard loader.width % stride == 0, loader.height % stride == 0 else {
             throw usageError("--width and --height must be multiples of \(stride) (the detector's coarsest stride); got \(loader.width)×\(loader.height)")

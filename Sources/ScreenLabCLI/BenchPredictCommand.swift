@@ -27,7 +27,10 @@ struct BenchPredictCommand: ParsableCommand {
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
 
     func validate() throws {
-        guard threads >= 1, rounds >= 1, batch1Runs >= 1, batch8Runs >= 1 else { throw usageError("threads, rounds and runs must be ≥ 1") }
+        try OptionBounds.check("threads", threads, OptionBounds.threads)
+        try OptionBounds.check("rounds", rounds, OptionBounds.rounds)
+        try OptionBounds.check("batch1-runs", batch1Runs, OptionBounds.runs)
+        try OptionBounds.check("batch8-runs", batch8Runs, OptionBounds.runs)
         if ort && torchPython == nil { throw usageError("--ort runs ort_bench.py with --torch-python's Python: give both") }
     }
 

@@ -26,9 +26,10 @@ struct BenchEngineCommand: ParsableCommand {
     var quick = false
 
     func validate() throws {
-        guard steps >= 1 else { throw usageError("--steps must be at least 1, got \(steps)") }
+        try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard batch >= 2 else { throw usageError("--batch must be at least 2 (batch norm in train mode needs it), got \(batch)") }
-        guard threads >= 1 else { throw usageError("--threads must be at least 1, got \(threads)") }
+        try OptionBounds.check("batch", batch, OptionBounds.batch)
+        try OptionBounds.check("threads", threads, OptionBounds.threads)
     }
 
     func run() throws {

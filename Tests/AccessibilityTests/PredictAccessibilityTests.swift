@@ -1,6 +1,7 @@
 import Detection
 import Foundation
 import Imaging
+import TestSupport
 import Weights
 import XCTest
 @testable import Accessibility
@@ -9,22 +10,8 @@ import XCTest
 /// detector (random weights give hundreds of arbitrary boxes of every class, a harsh input for
 /// the heuristics) and two screenshots.
 final class PredictAccessibilityTests: XCTestCase {
-    var screenlab: URL!
-
-    override func setUpWithError() throws {
-        // `swift build --build-tests` puts the executable beside the test bundle.
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("no screenlab executable beside the tests (\(folder.path)); build with `swift build --build-tests`")
-        }
-        screenlab = binary
-    }
-
     func testWritesAViewPerScreenThatAccountsForEveryDetection() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-accessibility-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let base = try TestFolders.make("accessibility")
         let weights = base.appendingPathComponent("tiny.slw")
         let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
         let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: DetectionClass.names.count, inputHeight: 64, inputWidth: 32), seed: 4)
@@ -38,8 +25,8 @@ final class PredictAccessibilityTests: XCTestCase {
             try ImageIO.writePNG(RGBImage(width: 90, height: 160, pixels: pixels), to: base.appendingPathComponent("\(name).png"))
         }
         let out = base.appendingPathComponent("out")
-        let (status, output) = try run(["predict", "--weights", weights.path, "--confidence", "0", "--accessibility",
-                                        base.appendingPathComponent("home.png").path, base.appendingPathComponent("settings.png").path, "--out", out.path])
+        let (status, output) = try ScreenlabProcess.run(["predict", "--weights", weights.path, "--confidence", "0", "--accessibility",
+                                                         base.appendingPathComponent("home.png").path, base.appendingPathComponent("settings.png").path, "--out", out.path])
         XCTAssertEqual(status, 0, output)
 
         let predictions = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [[String: Any]])
@@ -58,18 +45,5 @@ final class PredictAccessibilityTests: XCTestCase {
             XCTAssertEqual(picture.height, 160)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: base.appendingPathComponent("accessibility").path), "writes stay in --out")
-    }
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = screenlab
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

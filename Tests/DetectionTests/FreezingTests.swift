@@ -1,4 +1,4 @@
-import EngineTestSupport
+import TestSupport
 import Autograd
 import Detection
 import NN

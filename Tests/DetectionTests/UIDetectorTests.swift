@@ -84,12 +84,11 @@ final class UIDetectorTests: XCTestCase {
                             Annotation(classIndex: 2, box: BoundingBox(x: 2, y: 40, width: 28, height: 6))]]
             var first: Float?, last: Float = 0
             for step in 0..<40 {
-                optimizer.zeroGradients()
-                let tape = Tape()
-                let (total, _) = try loss(model(tape.constant(images)), targets: targets + targets, taskAligned: step >= 20)
-                try tape.backward(total)
-                try optimizer.step()
-                last = total.value.scalarValue
+                let result = try TrainingStep.run(images: images, step: step, forward: { try model($0) }, objective: { outputs in
+                    let (total, terms) = try loss(outputs, targets: targets + targets, taskAligned: step >= 20)
+                    return StepLoss(total: total, terms: terms)
+                }, optimizer: optimizer)
+                last = result.loss
                 if first == nil { first = last }
             }
             XCTAssertLessThan(last, first! / 4, "\(head): loss \(first!) → \(last)")

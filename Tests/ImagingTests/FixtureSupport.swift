@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import Imaging
 
 enum Fixtures {
@@ -14,9 +15,7 @@ enum Fixtures {
     static func image(_ name: String) throws -> RGBImage { try ImageIO.read(url(name)) }
 
     static func scratchFolder(_ test: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("imaging-tests-\(getpid())-\(test)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        try TestFolders.make("imaging-\(test)")
     }
 }
 

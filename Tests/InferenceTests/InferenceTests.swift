@@ -6,13 +6,12 @@ import Support
 import Tensor
 import Weights
 import XCTest
+import TestSupport
 @testable import Inference
 
 final class InferenceTests: XCTestCase {
     func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-inference-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestFolders.make("inference")
     }
 
     func header(_ classes: [String], architecture: String = "ui-detector", options: [String: String] = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]) -> WeightsHeader {

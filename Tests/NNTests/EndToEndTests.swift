@@ -1,4 +1,4 @@
-import EngineTestSupport
+import TestSupport
 import Autograd
 import NN
 import Tensor
@@ -11,13 +11,12 @@ final class EndToEndTests: XCTestCase {
         let model = try TinyConvNet(seed: seed)
         let optimizer = try AdamW(parameters: model.trainableParameters(), learningRate: 0.03, weightDecay: 0)
         var losses: [Float] = []
-        for _ in 0..<steps {
-            optimizer.zeroGradients()
-            let tape = Tape()
-            let loss = try model(tape.constant(x)).binaryCrossEntropyWithLogits(targets: y)
-            try tape.backward(loss)
-            try optimizer.step()
-            losses.append(loss.value.scalarValue)
+        for step in 0..<steps {
+            let result = try TrainingStep.run(images: x, step: step, forward: { try model($0) }, objective: { logits in
+                let loss = try logits.binaryCrossEntropyWithLogits(targets: y)
+                return StepLoss(total: loss, terms: [("bce", loss.value.scalarValue)])
+            }, optimizer: optimizer)
+            losses.append(result.loss)
         }
         return losses
     }

@@ -1,4 +1,4 @@
-import EngineTestSupport
+import TestSupport
 import Autograd
 import NN
 import Tensor
@@ -15,10 +15,10 @@ struct BarTraining {
 
     func step(_ model: TinyConvNet, _ optimizer: Optimizer) throws {
         model.train()
-        optimizer.zeroGradients()
-        let tape = Tape()
-        try tape.backward(try model(tape.constant(inputs)).binaryCrossEntropyWithLogits(targets: labels))
-        try optimizer.step()
+        _ = try TrainingStep.run(images: inputs, step: 0, forward: { try model($0) }, objective: { logits in
+            let loss = try logits.binaryCrossEntropyWithLogits(targets: labels)
+            return StepLoss(total: loss, terms: [("bce", loss.value.scalarValue)])
+        }, optimizer: optimizer)
     }
 }
 

@@ -1,4 +1,4 @@
-import EngineTestSupport
+import TestSupport
 import Autograd
 @testable import NN
 import Tensor

@@ -1,11 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Run folders as `screenlab train` leaves them (the files the registry reads), without training.
 enum RunFolderFixture {
     static func temporaryFolder(_ name: String = "registry") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
+        try TestFolders.make(name)
     }
 
     /// RUNS/EXPERIMENT/ID with config, metrics for `epochs` epochs and, when finished, summary.json.

@@ -43,6 +43,7 @@ final class SupportTests: XCTestCase {
 
     func testAtomicWriteReplacesWholeFileAndLeavesNoTemporary() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("out.txt")
         try AtomicFile.write("first", to: file)
         try AtomicFile.write("second version", to: file)

@@ -63,17 +63,70 @@ final class TensorTests: XCTestCase {
         XCTAssertNotEqual(try Tensor(zeros: [n + 16]).storage.pointer, first)
     }
 
-    func testBufferCacheIsBounded() throws {
-        let cache = BufferCache()
+    func testBufferCacheIsBoundedByItsFloorBeforeAnyWorkingSetIsKnown() throws {
+        let cache = BufferCache(minimumBytes: 1024, floorBytes: 64 << 10)
         let size = cache.capacityBytes / 2 + 1
         let a = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         let b = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
         XCTAssertTrue(cache.give(a, bytes: size))
-        XCTAssertFalse(cache.give(b, bytes: size), "over capacity: the caller frees it")
-        b.deallocate()
-        XCTAssertEqual(cache.take(bytes: size), a)
+        XCTAssertTrue(cache.give(b, bytes: size), "the newer buffer is kept; the older one (a) is freed to make room")
+        XCTAssertEqual(cache.cachedBytes, size)
+        XCTAssertEqual(cache.take(bytes: size), b)
         XCTAssertNil(cache.take(bytes: size))
-        a.deallocate()
-        XCTAssertNil(cache.take(bytes: 1024), "small buffers are never cached")
+        b.deallocate()
+        let tooLarge = UnsafeMutableRawPointer.allocate(byteCount: 2 * cache.capacityBytes, alignment: 64)
+        XCTAssertFalse(cache.give(tooLarge, bytes: 2 * cache.capacityBytes), "larger than the capacity: the caller frees it")
+        tooLarge.deallocate()
+        XCTAssertNil(cache.take(bytes: 512), "small buffers are never cached")
+    }
+
+    /// A "step" whose working set is five times the floor: after the first step every buffer of
+    /// the next steps comes from the cache (a fixed capacity would send four fifths back to
+    /// malloc every step), and the cache never holds more than the working set.
+    func testBufferCacheGrowsToTheWorkingSetOfAStep() throws {
+        let floor = 64 << 10
+        let cache = BufferCache(minimumBytes: 1024, floorBytes: floor)
+        let sizes = [floor, floor / 2, floor / 2, floor, floor, floor / 4, floor / 4, floor / 2]  // 5 × floor in all
+        func step() -> (hits: Int, count: Int) {
+            var hits = 0
+            let buffers = sizes.map { size -> (UnsafeMutableRawPointer, Int) in
+                if let reused = cache.take(bytes: size) { hits += 1; return (reused, size) }
+                return (UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64), size)
+            }
+            for (pointer, size) in buffers where !cache.give(pointer, bytes: size) { pointer.deallocate() }
+            return (hits, buffers.count)
+        }
+        XCTAssertEqual(step().hits, 0)
+        XCTAssertEqual(cache.peakLiveBytes, 5 * floor)
+        for _ in 0..<3 {
+            let (hits, count) = step()
+            XCTAssertEqual(hits, count, "every buffer of a repeated step is reused")
+        }
+        XCTAssertEqual(cache.cachedBytes, 5 * floor)
+        XCTAssertEqual(cache.liveBytes, 0)
+        cache.drain()
+    }
+
+    /// Sizes a step no longer asks for (another batch size) give way to the new ones, least
+    /// recently used first, so the cache stays within its capacity and serves the new step.
+    func testStaleSizesAreEvictedLeastRecentlyUsedFirst() throws {
+        let unit = 16 << 10
+        let cache = BufferCache(minimumBytes: 1024, floorBytes: 4 * unit)
+        func cycle(_ sizes: [Int]) -> Int {
+            var hits = 0
+            let buffers = sizes.map { size -> UnsafeMutableRawPointer in
+                if let reused = cache.take(bytes: size) { hits += 1; return reused }
+                return UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+            }
+            for (pointer, size) in zip(buffers, sizes) where !cache.give(pointer, bytes: size) { pointer.deallocate() }
+            return hits
+        }
+        _ = cycle([unit, unit, 2 * unit])         // the old batch size: 4 units cached
+        XCTAssertEqual(cache.cachedBytes, 4 * unit)
+        _ = cycle([3 * unit, unit])                // a new size: the buffers freed longest ago go first
+        XCTAssertLessThanOrEqual(cache.cachedBytes, cache.capacityBytes)
+        XCTAssertEqual(cycle([3 * unit, unit]), 2, "the new step is served from the cache")
+        cache.drain()
+        XCTAssertEqual(cache.cachedBytes, 0)
     }
 }

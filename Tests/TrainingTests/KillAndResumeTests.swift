@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Weights
 import XCTest
 @testable import Training
@@ -7,17 +8,7 @@ import XCTest
 /// uninterrupted run's bit for bit (the failure users of other trainers report when RNG or
 /// loader state is not saved). Runs the real `screenlab` binary as a child process.
 final class KillAndResumeTests: XCTestCase {
-    var screenlab: URL!
-
-    override func setUpWithError() throws {
-        // `swift build --build-tests` puts the executable beside the test bundle.
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("no screenlab executable beside the tests (\(folder.path)); build with `swift build --build-tests`")
-        }
-        screenlab = binary
-    }
+    override func setUpWithError() throws { _ = try ScreenlabProcess.binary() }
 
     func testKillMinus9MidEpochThenResumeGivesBitIdenticalWeights() throws {
         let experiment = try TinyExperiment.write(name: "resume")
@@ -31,11 +22,11 @@ final class KillAndResumeTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(probe.setup.loader.batchCount(epoch: 1), 2)
         try FileManager.default.removeItem(at: probe.run.url)
 
-        let a = try run(["train", experiment.path, "--set", "epochs=3", "--runs", uninterrupted.path, "--quiet"])
+        let a = try ScreenlabProcess.run(["train", experiment.path, "--set", "epochs=3", "--runs", uninterrupted.path, "--quiet"])
         XCTAssertEqual(a.status, 0, a.output)
         let runA = try onlyRun(in: uninterrupted)
 
-        let child = try start(["train", experiment.path, "--set", "epochs=3", "--runs", interrupted.path, "--quiet"],
+        let child = try ScreenlabProcess.start(["train", experiment.path, "--set", "epochs=3", "--runs", interrupted.path, "--quiet"],
                               environment: ["SCREENLAB_TEST_PAUSE_AFTER_STEPS": "\(firstEpoch + 1)"])
         let deadline = Date().addingTimeInterval(600)
         var runB: URL?
@@ -53,7 +44,7 @@ final class KillAndResumeTests: XCTestCase {
         let status = try String(contentsOf: paused.appendingPathComponent("status.json"), encoding: .utf8)
         XCTAssertTrue(status.contains("\"running\""), "a killed run still says running until resumed: \(status)")
 
-        let b = try run(["train", "--resume", paused.path, "--quiet"])
+        let b = try ScreenlabProcess.run(["train", "--resume", paused.path, "--quiet"])
         XCTAssertEqual(b.status, 0, b.output)
         XCTAssertTrue(b.output.contains("resuming"), b.output)
 
@@ -78,29 +69,5 @@ final class KillAndResumeTests: XCTestCase {
         let entries = try FileManager.default.contentsOfDirectory(at: experiment, includingPropertiesForKeys: nil).filter { !$0.lastPathComponent.hasPrefix(".") }
         guard entries.count == 1 else { throw CocoaError(.fileReadUnknown) }
         return entries[0]
-    }
-
-    private func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = screenlab
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = screenlab
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Evaluation
 import Registry
 import Weights
+import TestSupport
 import XCTest
 @testable import Training
 
@@ -61,7 +62,6 @@ final class RunRegistryRecordingTests: XCTestCase {
     }
 
     func testKillMinus9ShowsInterruptedWithItsEpochsAndResumeContinuesTheSameRow() throws {
-        let screenlab = try screenlabBinary()
         let experiment = try TinyExperiment.write(name: "killed")
         let folder = experiment.deletingLastPathComponent()
         let runs = folder.appendingPathComponent("runs"), registryFile = folder.appendingPathComponent("registry.sqlite")
@@ -69,14 +69,8 @@ final class RunRegistryRecordingTests: XCTestCase {
         let firstEpoch = probe.setup.loader.batchCount(epoch: 0)
         try FileManager.default.removeItem(at: probe.run.url)
 
-        let child = Process()
-        child.executableURL = screenlab
-        child.arguments = ["train", experiment.path, "--set", "epochs=2", "--runs", runs.path, "--quiet"]
-        child.environment = ProcessInfo.processInfo.environment.merging(
-            ["SCREENLAB_TEST_PAUSE_AFTER_STEPS": "\(firstEpoch + 1)", "SCREENLAB_REGISTRY": registryFile.path]) { $1 }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
+        let child = try ScreenlabProcess.start(["train", experiment.path, "--set", "epochs=2", "--runs", runs.path, "--quiet"],
+                                               environment: ["SCREENLAB_TEST_PAUSE_AFTER_STEPS": "\(firstEpoch + 1)", "SCREENLAB_REGISTRY": registryFile.path])
         let deadline = Date().addingTimeInterval(600)
         var paused: URL?
         while Date() < deadline, child.isRunning, paused == nil {
@@ -95,13 +89,7 @@ final class RunRegistryRecordingTests: XCTestCase {
         XCTAssertTrue(killed.stopReason?.contains("--resume") == true, killed.stopReason ?? "")
         XCTAssertEqual(try registry.epochs(of: killed.id).map(\.epoch), [1], "the finished epoch's row is intact")
 
-        let resume = Process()
-        resume.executableURL = screenlab
-        resume.arguments = ["train", "--resume", runFolder.path, "--quiet"]
-        resume.environment = ProcessInfo.processInfo.environment.merging(["SCREENLAB_REGISTRY": registryFile.path]) { $1 }
-        resume.standardOutput = FileHandle.nullDevice
-        resume.standardError = FileHandle.nullDevice
-        try resume.run()
+        let resume = try ScreenlabProcess.start(["train", "--resume", runFolder.path, "--quiet"], environment: ["SCREENLAB_REGISTRY": registryFile.path])
         resume.waitUntilExit()
         XCTAssertEqual(resume.terminationStatus, 0)
         let after = try RunRegistry(file: registryFile)
@@ -115,20 +103,13 @@ final class RunRegistryRecordingTests: XCTestCase {
     /// Two `screenlab train` processes recording into one registry at the same time: every run
     /// row, every epoch row and every class result of both arrives (WAL, busy waits, retries).
     func testTwoTrainingsWritingAtOnceLoseNoRow() throws {
-        let binary = try screenlabBinary()
         let experiment = try TinyExperiment.write(name: "together")
         let folder = experiment.deletingLastPathComponent()
         let registryFile = folder.appendingPathComponent("shared.sqlite")
-        let processes = try (0..<2).map { index -> Process in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["train", experiment.path, "--set", "epochs=3", "--set", "seed=\(index)", "--set", "preview_images=0",
-                                 "--runs", folder.appendingPathComponent("runs-\(index)").path, "--quiet"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["SCREENLAB_REGISTRY": registryFile.path]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
+        let processes = try (0..<2).map { index in
+            try ScreenlabProcess.start(["train", experiment.path, "--set", "epochs=3", "--set", "seed=\(index)", "--set", "preview_images=0",
+                                        "--runs", folder.appendingPathComponent("runs-\(index)").path, "--quiet"],
+                                       environment: ["SCREENLAB_REGISTRY": registryFile.path])
         }
         for process in processes {
             process.waitUntilExit()
@@ -142,14 +123,5 @@ final class RunRegistryRecordingTests: XCTestCase {
             XCTAssertEqual(try registry.epochs(of: run.id).map(\.epoch), [1, 2, 3], run.id)
             XCTAssertEqual(try registry.classResults(of: run.id).count, 26, "13 classes on val and on test: \(run.id)")
         }
-    }
-
-    private func screenlabBinary() throws -> URL {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("screenlab") }
-        guard let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("no screenlab executable beside the tests (\(folder.path)); build with `swift build --build-tests`")
-        }
-        return binary
     }
 }

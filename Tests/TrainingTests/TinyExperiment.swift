@@ -1,16 +1,16 @@
 import Foundation
+import TestSupport
 @testable import Training
 
 /// A detector and experiment small enough for debug-build tests: 64×128 input, width 0.25,
 /// 16 FPN channels, 24 synthetic screens (rendered once per test process into a shared cache).
 enum TinyExperiment {
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-training-tests-cache-\(getpid())")
+    static let cache = TestFolders.root.appendingPathComponent("synthetic-cache")
 
     /// A fresh folder holding `model.yaml` and `NAME.yaml`; returns the experiment file.
     static func write(name: String = "tiny", extra: String = "", head: String = "anchor-free") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-training-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("training")
         let model = """
         architecture:
           name: ui-detector

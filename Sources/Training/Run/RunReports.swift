@@ -41,7 +41,7 @@ struct RunReports {
                                     gitCommit: GitCommit.current(in: trainer.repositoryRoot), created: Provenance.timestamp(),
                                     valMAP50: val.outcome.report.map50, testMAP50: test?.outcome.report.map50)
         let tensors = try setup.ema.map { ema in try ema.withAverage(appliedTo: setup.model) { setup.model.stateTensors() } } ?? setup.model.stateTensors()
-        var weights = WeightsFile(header: setup.header(provenance: provenance), tensors: tensors)
+        var weights = WeightsFile(header: setup.header(provenance: provenance, epochs: trainer.state.epoch), tensors: tensors)
         weights = try weights.settingThresholds(thresholds.isEmpty ? nil : thresholds, file: run.weightsFile.path)
         try weights.write(to: run.weightsFile)
 

@@ -51,9 +51,16 @@ public final class Trainer {
         do { text = try ReadableFile.text(of: file, maximumBytes: YAMLLimits().maximumBytes) } catch let error as FileReadError {
             throw ExperimentConfigError(file: file.relativePath, line: nil, key: nil, message: error.reason + " (experiments are Experiments/*.yaml files)")
         }
-        let config = try ExperimentConfig.parse(yaml: text, file: file.relativePath, overrides: overrides)
+        var config = try ExperimentConfig.parse(yaml: text, file: file.relativePath, overrides: overrides)
         let root = DatasetConfig.repoRoot(containing: file)
         let runs = options.runsFolder ?? root.appendingPathComponent("Experiments/runs")
+        var overrides = overrides
+        if let reference = config.initWeights,
+           let weights = try InitReference.resolve(reference, runs: runs, root: root, file: file.relativePath) {
+            options.log("init \(reference) is \(weights)")
+            config.initWeights = weights
+            overrides.append("init=\(weights)")
+        }
         let run = try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides, config: config)
         return try Trainer(config: config, run: run, root: root, checkpoint: nil, options: options)
     }

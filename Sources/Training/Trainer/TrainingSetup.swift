@@ -154,13 +154,14 @@ final class TrainingSetup {
 
     // MARK: Checkpoints
 
-    func header(thresholds: [ClassThreshold]? = nil, provenance: Provenance) -> WeightsHeader {
+    /// `epochs`: the epochs trained (a budget refits the config's count after epoch 1).
+    func header(thresholds: [ClassThreshold]? = nil, provenance: Provenance, epochs: Int) -> WeightsHeader {
         var options = modelFile.options
         options["stride4"] = model.configuration.includeStride4 ? "true" : nil
         return WeightsHeader(architecture: ModelArchitecture(name: UIDetectorConfiguration.architectureName, options: options),
                              input: InputSpec(width: model.configuration.inputWidth, height: model.configuration.inputHeight),
                              normalization: modelFile.normalization, classes: classes, thresholds: thresholds, provenance: provenance,
-                             training: TrainingInfo(seed: config.seed, epochs: config.epochs, config: config.file))
+                             training: TrainingInfo(seed: config.seed, epochs: epochs, config: config.file))
     }
 
     func checkpoint(state: RunState, metrics: [MetricsLog.Row], run: RunFolder) throws -> Checkpoint {
@@ -169,7 +170,7 @@ final class TrainingSetup {
         state.optimizerCounters = optimizer.stateCounters()
         let provenance = Provenance(runID: run.id, experiment: config.name, dataset: data.description, trainSplit: config.data.train,
                                     valSplit: config.data.val, created: Provenance.timestamp())
-        return Checkpoint(model: WeightsFile(header: header(provenance: provenance), tensors: model.stateTensors()),
+        return Checkpoint(model: WeightsFile(header: header(provenance: provenance, epochs: state.epoch), tensors: model.stateTensors()),
                           optimizer: optimizer.stateTensors(), ema: ema?.stateTensors(), state: state, metrics: metrics)
     }
 

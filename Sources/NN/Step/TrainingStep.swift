@@ -1,6 +1,5 @@
 import Autograd
 import Foundation
-import NN
 import Support
 import Tensor
 

@@ -1,0 +1,40 @@
+import Data
+import Foundation
+import XCTest
+@testable import Inference
+
+/// The model the README tells a fresh clone to use keeps loading and keeps finding the elements
+/// of the sample screen (a change to the weights reader, the model or post-processing that
+/// breaks the shipped file fails here, not in a user's first command).
+final class ShippedModelTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func testShippedModelFindsTheSampleScreensElements() throws {
+        let detector = try TrainedDetector.load(contentsOf: Self.root.appendingPathComponent("Reports/models/ui-detector-vins.slw"))
+        XCTAssertEqual(detector.classes.count, 14)
+        XCTAssertEqual(detector.classes.last, "Toggle")
+        XCTAssertLessThanOrEqual(try FileManager.default.attributesOfItem(atPath: detector.file)[.size] as? Int ?? .max, 5 << 20,
+                                 "shipped models stay within 5 MB")
+        let image = Self.root.appendingPathComponent("Reports/samples/vins-screen.jpg")
+        let sample = Sample(id: "vins-screen", imagePath: image.path, width: 360, height: 640)
+        let output = try detector.predictor(scoreThreshold: 0.05, useStoredThresholds: true)
+            .predict([sample], imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "shipped", showProgress: false)
+        XCTAssertTrue(output.unreadable.isEmpty)
+        let names = output.predictions.map { detector.classes[$0.classIndex] }
+        // What the README's picture shows: 16 detections — texts, the two pictures, the pager dots,
+        // the two buttons and the tab bar's items as containers.
+        XCTAssertGreaterThanOrEqual(output.predictions.count, 12, "\(names)")
+        XCTAssertGreaterThanOrEqual(names.filter { $0 == "Text" }.count, 4, "\(names)")
+        XCTAssertEqual(names.filter { $0 == "Picture" }.count, 2, "\(names)")
+        XCTAssertEqual(names.filter { $0 == "Page Control" }.count, 1, "\(names)")
+        XCTAssertGreaterThanOrEqual(names.filter { $0 == "Container" }.count, 4, "\(names)")
+        // The pager dots sit under the paragraph, centred: x ≈ 150…210, y ≈ 425…440 in the 360×640 screenshot.
+        let pager = try XCTUnwrap(output.predictions.first { detector.classes[$0.classIndex] == "Page Control" })
+        XCTAssertEqual(pager.box.x + pager.box.width / 2, 180, accuracy: 15)
+        XCTAssertEqual(pager.box.y + pager.box.height / 2, 432, accuracy: 15)
+        for box in output.predictions {
+            XCTAssertTrue(box.box.x >= -1 && box.box.y >= -1 && box.box.x + box.box.width <= 361 && box.box.y + box.box.height <= 641,
+                          "boxes are in the screenshot's pixels: \(box.box)")
+        }
+    }
+}
