@@ -46,4 +46,26 @@ final class PredictAccessibilityTests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: base.appendingPathComponent("accessibility").path), "writes stay in --out")
     }
+
+    /// The shipped model on the README's sample screen (Reports/samples/vins-screen.jpg): the
+    /// elements read from the navigation bar down to the bar of tab containers, left to right.
+    func testTheShippedModelsViewOfTheSampleScreenReadsTopDownAndEndsWithTheTabBar() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let out = try TestFolders.make("accessibility-sample")
+        let (status, output) = try ScreenlabProcess.run(["predict", "--weights", root.appendingPathComponent("Reports/models/ui-detector-vins.slw").path,
+                                                         "--accessibility", root.appendingPathComponent("Reports/samples/vins-screen.jpg").path, "--out", out.path])
+        XCTAssertEqual(status, 0, output)
+        let view = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("accessibility/vins-screen.json"))) as? [String: Any])
+        let elements = try XCTUnwrap(view["elements"] as? [[String: Any]])
+        let boxes = elements.map { ($0["bbox"] as? [Double]) ?? [] }
+        XCTAssertTrue(boxes.allSatisfy { $0.count == 4 })
+        let detections = try XCTUnwrap(view["detections"] as? Int)
+        XCTAssertEqual(elements.flatMap { $0["members"] as? [[String: Any]] ?? [] }.count, detections)
+        XCTAssertLessThan(elements.count, detections, "something was grouped")
+        XCTAssertTrue(boxes.prefix(3).allSatisfy { $0[1] < 50 }, "the navigation bar (title, two icons) comes first: \(boxes.prefix(3))")
+        let bar = boxes.suffix(4)
+        XCTAssertTrue(bar.allSatisfy { $0[1] > 580 }, "the last four are the tab bar's items: \(bar)")
+        XCTAssertEqual(bar.map { $0[0] }, bar.map { $0[0] }.sorted(), "read left to right")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("accessibility/vins-screen.png").path))
+    }
 }
