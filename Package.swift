@@ -2,8 +2,9 @@
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Typography → Data → (Augment, Evaluation) and
-// Weights, Registry beside them, and Inference → Export (ONNX) → CLI. See README.md's
-// architecture picture.
+// Weights, Registry beside them; Inference → Export (ONNX) → CLI; and Accessibility (detections →
+// grouped elements in navigation order) on Imaging (drawing) and Support (JSON) alone. See
+// README.md's architecture picture.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
@@ -33,7 +34,7 @@ let package = Package(
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Typography", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Export",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Export", "Accessibility",
         ]),
     ],
     dependencies: [
@@ -85,6 +86,11 @@ let package = Package(
         // Running a trained detector: loading it from its weights file, letterbox → detections in source pixels.
         .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
+        // What a screen reader would present (Screen Recognition §5.1, 5.5, 5.6): detections →
+        // grouped elements → navigation order by XY-cut, as JSON and a numbered picture. Pure
+        // geometry over class names; Imaging only for drawing.
+        .target(name: "Accessibility", dependencies: ["Imaging", "Support"]),
+
         // The SQLite run registry (schema in Sources/Registry/SCHEMA.md): runs, per-epoch metrics,
         // per-class results, artifacts; run comparison across registry rows, run folders and reports.
         .target(name: "Registry", dependencies: [
@@ -110,7 +116,7 @@ let package = Package(
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export", "Accessibility",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -138,6 +144,7 @@ let package = Package(
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
+        .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,4 @@
+import Accessibility
 import ArgumentParser
 import Data
 import Detection
@@ -16,7 +17,8 @@ struct PredictCommand: ParsableCommand {
         train`), or the ones in --thresholds, or --confidence for every class. Writes DIR/predictions.json (image_id = file \
         stem, file_name, category_id = class index, category_name, bbox [x, y, w, h] in the image's pixels, score), \
         DIR/images/STEM.png with the boxes drawn, and DIR/contact-sheet.png of the first 16. Unreadable images are listed \
-        and skipped.
+        and skipped. With --accessibility, also DIR/accessibility/STEM.json and STEM.png: the elements a screen reader \
+        would present, grouped and ordered by Screen Recognition's heuristics (README, "The accessibility view").
         """)
 
     @Option(help: "Trained detector (.slw written by `screenlab train`).") var weights: String
@@ -25,10 +27,12 @@ struct PredictCommand: ParsableCommand {
     @Option(help: "One confidence for every class (instead of per-class thresholds).") var confidence: Double?
     @Option(help: "Images per forward pass.") var batch = 8
     @Option(help: "Output folder.") var out: String
+    @Flag(help: "Also write the screen-reader view per image: grouped elements in navigation order (JSON and a numbered picture).")
+    var accessibility = false
 
     func validate() throws {
         guard !inputs.isEmpty else { throw usageError("give at least one image or folder") }
-        guard batch >= 1 else { throw usageError("--batch must be at least 1") }
+        try OptionBounds.check("batch", batch, OptionBounds.batch)
         if let confidence, !(0...1).contains(confidence) { throw usageError("--confidence must be in [0, 1], got \(confidence)") }
         guard thresholds == nil || confidence == nil else { throw usageError("give --thresholds or --confidence, not both") }
     }
@@ -67,10 +71,22 @@ struct PredictCommand: ParsableCommand {
                 let drawn = PredictionWriter.drawn(pixels, output.predictions.filter { $0.imageIndex == index }, classes: detector.classes)
                 try folder.write(try ImageIO.encodePNG(drawn), to: "images/\(image.url.deletingPathExtension().lastPathComponent).png")
                 if sheet.count < 16 { sheet.append(drawn) }
+                if accessibility {
+                    let stem = image.url.deletingPathExtension().lastPathComponent
+                    let detections = output.predictions.filter { $0.imageIndex == index }.map {
+                        ScreenDetection(classIndex: $0.classIndex, className: detector.classes[$0.classIndex],
+                                        box: ScreenRect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height), score: $0.score)
+                    }
+                    let screen = ScreenSize(width: Double(pixels.width), height: Double(pixels.height))
+                    let view = AccessibilityView(detections: detections, screen: screen, image: pixels)
+                    try folder.write(AccessibilityWriter.json(view, imageID: stem, fileName: image.url.lastPathComponent), to: "accessibility/\(stem).json")
+                    try folder.write(try ImageIO.encodePNG(AccessibilityWriter.drawn(pixels, view)), to: "accessibility/\(stem).png")
+                }
             }
             if sheet.count > 1 { try folder.write(try ImageIO.encodePNG(ContactSheet.grid(sheet, columns: min(4, sheet.count))), to: "contact-sheet.png") }
             try folder.commit()
-            print("\(output.predictions.count) detections on \(images.count) images → \(out)/predictions.json, \(out)/images/")
+            print("\(output.predictions.count) detections on \(images.count) images → \(out)/predictions.json, \(out)/images/"
+                + (accessibility ? ", \(out)/accessibility/" : ""))
         } catch let error as CommandFailure {
             throw error
         } catch {

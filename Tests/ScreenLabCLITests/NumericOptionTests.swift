@@ -18,6 +18,7 @@ final class NumericOptionTests: XCTestCase {
             (["bench", "predict", "--rounds", "0"], "--rounds"),
             (["bench", "predict", "--batch1-runs", "4294967297"], "--batch1-runs"),
             (["predict", "--weights", "w.slw", "x.png", "--out", "o", "--batch", "0"], "--batch"),
+            (["predict", "--weights", "w.slw", "x.png", "--out", "o", "--batch", "4294967297"], "--batch"),
         ]
         for (arguments, option) in cases {
             let result = try ScreenlabProcess.run(arguments)
