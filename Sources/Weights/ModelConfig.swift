@@ -1,6 +1,5 @@
 import Foundation
 import Support
-import Yams
 
 /// A model description (`Configs/models/*.yaml`): architecture, input size, normalization and
 /// class list — the header fields a weights file must agree with. Unknown keys are errors
@@ -59,16 +58,16 @@ public struct ModelConfig: Equatable {
     /// The line of a header key (`architecture.options.fpn_channels`, `classes[2]`) in the config,
     /// or of the nearest enclosing key that is there.
     static func line(of key: String, in document: YAMLValue) -> Int? {
-        var node = document.node
+        var value = document
         for part in key.split(separator: ".") {
-            guard let child = node.mapping?[String(part.prefix { $0 != "[" })] else { break }
-            node = child
+            guard let child = (try? value.mapping())?[String(part.prefix { $0 != "[" })] else { break }
+            value = child
             if let open = part.firstIndex(of: "["), let index = Int(part[part.index(after: open)...].dropLast()),
-               let items = node.sequence, items.indices.contains(index) {
-                node = items[index]
+               let items = try? value.list(), items.indices.contains(index) {
+                value = items[index]
             }
         }
-        return node.mark?.line
+        return value.line
     }
 
     /// Whole-number options size the network (channels, anchors per cell): a typo such as

@@ -1,7 +1,6 @@
 import Detection
 import Foundation
 import Support
-import Yams
 
 extension ExperimentConfig {
     /// Reads an experiment file with `--set` overrides applied on top. Every unknown key, wrong
