@@ -1,3 +1,4 @@
+import Foundation
 import Support
 import XCTest
 
@@ -147,5 +148,10 @@ final class YAMLMappingTests: XCTestCase {
         XCTAssertNil(KeySuggestion.closest(to: "colour", among: ["size", "name"]))
         XCTAssertNil(KeySuggestion.closest(to: "x", among: []))
         XCTAssertEqual(KeySuggestion.hint(for: "cosin", among: ["cosine"]), " — did you mean 'cosine'?")
+        let long = String(repeating: "k", count: 1_000_000)
+        let start = Date()
+        XCTAssertNil(KeySuggestion.closest(to: long, among: ["epochs", long]), "no suggestion for an absurd word")
+        XCTAssertNil(KeySuggestion.closest(to: "epochs", among: [long]))
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 }

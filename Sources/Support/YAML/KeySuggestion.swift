@@ -2,8 +2,14 @@
 /// be a typo (at most a third of the word's letters changed, or two).
 public enum KeySuggestion {
     public static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, word.count / 3) else { return nil }
+        // Quadratic in the lengths: a hostile megabyte-long key gets no suggestion rather than
+        // minutes of work. The distance is at least the difference in length, so candidates
+        // that differ more than the limit are skipped unscored.
+        let length = word.count, limit = max(2, length / 3)
+        guard length <= 256 else { return nil }
+        let lowered = Array(word.lowercased())
+        let scored = candidates.filter { abs($0.count - length) <= limit }.map { ($0, distance(lowered, Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
         return best.0
     }
 
@@ -13,8 +19,7 @@ public enum KeySuggestion {
     }
 
     /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var previous = Array(0...b.count), current = [Int](repeating: 0, count: b.count + 1)
