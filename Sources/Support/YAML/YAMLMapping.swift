@@ -48,7 +48,8 @@ public final class YAMLMapping {
         try! YAMLMapping(YAMLValue(node: Node.mapping(Node.Mapping([])), file: file, key: key, options: options))
     }
 
-    /// A document's top mapping; an empty document is an empty mapping.
+    /// A document's top mapping; an empty document is an empty mapping read with `options`
+    /// (a document keeps the options it was parsed with).
     public convenience init(document: YAMLValue?, file: String, options: YAMLReadOptions = YAMLReadOptions()) throws {
         try self.init(document ?? YAMLValue(node: Node.mapping(Node.Mapping([])), file: file, key: "", options: options))
     }
