@@ -126,6 +126,7 @@ final class YAMLMappingTests: XCTestCase {
             ("a..b=1", "--set (a..b): empty key segment"),
             ("epochs.x=1", "--set (epochs.x): 'epochs' is not a mapping, so it has no key 'x'"),
             ("x=[[", "--set (x): value '[[': not valid YAML"),
+            (Array(repeating: "a", count: 65).joined(separator: ".") + "=1", "--set: a key of more than 64 parts"),
         ]
         for (override, expected) in bad {
             XCTAssertTrue(message { try YAMLOverrides.apply([override], to: YAMLDocument.parse("epochs: 2\n", file: "e.yaml"), file: "e.yaml") }
