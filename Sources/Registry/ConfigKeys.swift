@@ -1,6 +1,5 @@
 import Foundation
 import Support
-import Yams
 
 /// A resolved config flattened to dotted keys (`optimizer.lr` → `0.002`): what `compare`
 /// diffs (only the keys that differ, as `dvc exp diff` shows params) and what the registry
@@ -9,27 +8,25 @@ public enum ConfigKeys {
     public static func flatten(yaml text: String, file: String) throws -> [String: String] {
         guard let root = try YAMLDocument.parse(text, file: file) else { return [:] }
         var out: [String: String] = [:]
-        flatten(root.node, key: "", into: &out)
+        try flatten(root, into: &out)
         return out
     }
 
-    static func flatten(_ node: Node, key: String, into out: inout [String: String]) {
-        switch node {
-        case .mapping(let mapping):
-            if mapping.isEmpty { out[key] = "{}" }
-            for (name, value) in mapping {
-                let part = name.scalar?.string ?? "?"
-                flatten(value, key: key.isEmpty ? part : "\(key).\(part)", into: &out)
-            }
-        case .sequence(let sequence):
+    static func flatten(_ value: YAMLValue, into out: inout [String: String]) throws {
+        if let text = value.scalar {
+            out[value.key] = text
+        } else if value.isList {
+            let items = try value.list()
             // A list of plain values reads best on one line; a list of mappings gets an index per item.
-            if sequence.allSatisfy({ $0.scalar != nil }) {
-                out[key] = "[" + sequence.compactMap { $0.scalar?.string }.joined(separator: ", ") + "]"
+            if items.allSatisfy({ $0.scalar != nil }) {
+                out[value.key] = "[" + items.compactMap(\.scalar).joined(separator: ", ") + "]"
             } else {
-                for (index, item) in sequence.enumerated() { flatten(item, key: "\(key)[\(index)]", into: &out) }
+                for item in items { try flatten(item, into: &out) }
             }
-        case .scalar(let scalar):
-            out[key] = scalar.string
+        } else {
+            let entries = try value.mapping().entries
+            if entries.isEmpty { out[value.key] = "{}" }
+            for (_, child) in entries { try flatten(child, into: &out) }
         }
     }
 

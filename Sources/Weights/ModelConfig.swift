@@ -1,6 +1,5 @@
 import Foundation
 import Support
-import Yams
 
 /// A model description (`Configs/models/*.yaml`): architecture, input size, normalization and
 /// class list — the header fields a weights file must agree with. Unknown keys are errors
@@ -26,47 +25,49 @@ public struct ModelConfig: Equatable {
         return try parse(text, file: url.relativePath)
     }
 
+    /// Through Support's strict reader: every mistake is a `YAMLError` naming the file, line and
+    /// dotted key, the header's rules included (a null is refused, not taken as absent).
     public static func parse(_ text: String, file: String) throws -> ModelConfig {
-        let root: Node?
-        do {
-            root = try YAMLDocument.parse(text, file: file)?.node
-        } catch let error as YAMLError {
-            throw WeightsError.invalidConfig(file: file, key: error.key ?? "(document)",
-                                             reason: error.message + (error.line.map { " (line \($0))" } ?? ""))
+        guard let document = try YAMLDocument.parse(text, file: file, options: .nullsRefused) else {
+            throw YAMLError(file: file, line: nil, key: nil, "empty model config; it needs architecture, input, normalization and classes")
         }
-        let reader = ConfigReader(file: file)
-        let top = try reader.mapping(root, key: "(document)", known: ["architecture", "input", "normalization", "classes"])
-        let architectureMap = try reader.mapping(top["architecture"], key: "architecture", known: ["name", "options"])
+        let top = try document.mapping(allowed: ["architecture", "input", "normalization", "classes"])
+        let architectureMap = try top.required("architecture").mapping(allowed: ["name", "options"])
         var options: [String: String] = [:]
-        if let optionsNode = architectureMap["options"] {
-            guard optionsNode.mapping != nil else {
-                throw reader.fail("architecture.options", optionsNode, "expected a mapping of option: value")
-            }
-            for (name, value) in try reader.entries(optionsNode, key: "architecture.options") {
-                options[name] = try reader.scalar(value, key: "architecture.options.\(name)")
-            }
-
-        }
-        let architecture = ModelArchitecture(name: try reader.scalar(architectureMap["name"], key: "architecture.name"), options: options)
-        let inputMap = try reader.mapping(top["input"], key: "input", known: ["width", "height", "channels"])
-        let input = InputSpec(width: try reader.int(inputMap["width"], key: "input.width"),
-                              height: try reader.int(inputMap["height"], key: "input.height"),
-                              channels: try inputMap["channels"].map { try reader.int($0, key: "input.channels") } ?? 3)
-        let normalizationMap = try reader.mapping(top["normalization"], key: "normalization", known: ["mean", "std"])
-        let normalization = InputNormalization(mean: try reader.floats(normalizationMap["mean"], key: "normalization.mean"),
-                                               std: try reader.floats(normalizationMap["std"], key: "normalization.std"))
-        let classes = try reader.sequence(top["classes"], key: "classes").enumerated().map {
-            try reader.scalar($0.element, key: "classes[\($0.offset)]")
-        }
-        let config = ModelConfig(architecture: architecture, input: input, normalization: normalization, classes: classes)
-        try config.checkSize(file: file)
-        // The same rules as a weights header; reported as config errors.
+        // Option names are the architecture's (checked when the model is built); values are text.
+        for (name, value) in try architectureMap.value("options")?.mapping().entries ?? [] { options[name] = try value.scalarText() }
+        let architecture = ModelArchitecture(name: try architectureMap.required("name").string(), options: options)
+        let inputMap = try top.required("input").mapping(allowed: ["width", "height", "channels"])
+        let input = InputSpec(width: try inputMap.required("width").int(), height: try inputMap.required("height").int(),
+                              channels: try inputMap.value("channels")?.int() ?? 3)
+        let normalizationMap = try top.required("normalization").mapping(allowed: ["mean", "std"])
+        let normalization = InputNormalization(mean: try normalizationMap.required("mean").numbers().map(Float.init),
+                                               std: try normalizationMap.required("std").numbers().map(Float.init))
+        let config = ModelConfig(architecture: architecture, input: input, normalization: normalization,
+                                 classes: try top.required("classes").names(unique: true))
+        // The same rules as a weights header, and the size bounds, at the line of the key they name.
         do {
+            try config.checkSize(file: file)
             try config.header(provenance: Provenance(created: "-")).validate(file: file)
         } catch let WeightsError.invalidHeader(_, key, reason) {
-            throw WeightsError.invalidConfig(file: file, key: key, reason: reason)
+            throw YAMLError(file: file, line: Self.line(of: key, in: document), key: key, reason)
         }
         return config
+    }
+
+    /// The line of a header key (`architecture.options.fpn_channels`, `classes[2]`) in the config,
+    /// or of the nearest enclosing key that is there.
+    static func line(of key: String, in document: YAMLValue) -> Int? {
+        var value = document
+        for part in key.split(separator: ".") {
+            guard let child = (try? value.mapping())?[String(part.prefix { $0 != "[" })] else { break }
+            value = child
+            if let open = part.firstIndex(of: "["), let index = Int(part[part.index(after: open)...].dropLast()),
+               let items = try? value.list(), items.indices.contains(index) {
+                value = items[index]
+            }
+        }
+        return value.line
     }
 
     /// Whole-number options size the network (channels, anchors per cell): a typo such as
@@ -79,20 +80,20 @@ public struct ModelConfig: Equatable {
 
     func checkSize(file: String) throws {
         guard classes.count <= Self.maximumClasses else {
-            throw WeightsError.invalidConfig(file: file, key: "classes", reason: "\(classes.count) classes; at most \(Self.maximumClasses)")
+            throw WeightsError.invalidHeader(file: file, key: "classes", reason: "\(classes.count) classes; at most \(Self.maximumClasses)")
         }
         for (key, value) in architecture.options.sorted(by: { $0.key < $1.key }) {
             let number = Double(value)
             if let number, !number.isFinite {
-                throw WeightsError.invalidConfig(file: file, key: "architecture.options.\(key)", reason: "\(value) is not a finite number")
+                throw WeightsError.invalidHeader(file: file, key: "architecture.options.\(key)", reason: "\(value) is not a finite number")
             }
             if let number, number.rounded() == number, abs(number) > Double(Self.maximumSizeOption) {
-                throw WeightsError.invalidConfig(file: file, key: "architecture.options.\(key)",
+                throw WeightsError.invalidHeader(file: file, key: "architecture.options.\(key)",
                                                  reason: "\(value) is beyond \(Self.maximumSizeOption); sizes this large are a typo (the reference model uses 64 FPN channels)")
             }
         }
         if let bytes = estimatedParameterBytes(), bytes > Double(Self.maximumParameterBytes) {
-            throw WeightsError.invalidConfig(file: file, key: "architecture.options",
+            throw WeightsError.invalidHeader(file: file, key: "architecture.options",
                                              reason: String(format: "this model would need about %.1f GB of parameters (limit %.1f GB); choose smaller sizes",
                                                             bytes / 1e9, Double(Self.maximumParameterBytes) / 1e9))
         }
@@ -136,63 +137,4 @@ public struct ModelConfig: Equatable {
     }
 
     private func describe(_ input: InputSpec) -> String { "\(input.width)x\(input.height)x\(input.channels)" }
-}
-
-/// Typed YAML access; every error names the file, the dotted key and the line.
-private struct ConfigReader {
-    let file: String
-
-    func fail(_ key: String, _ node: Node?, _ reason: String) -> WeightsError {
-        let location = node?.mark.map { " (line \($0.line))" } ?? ""
-        return .invalidConfig(file: file, key: key, reason: reason + location)
-    }
-
-    func mapping(_ node: Node?, key: String, known: Set<String>) throws -> [String: Node] {
-        guard let node else { throw fail(key, nil, "missing") }
-        guard node.mapping != nil else { throw fail(key, node, "expected a mapping") }
-        var result: [String: Node] = [:]
-        for (name, value) in try entries(node, key: key) {
-            let path = key == "(document)" ? name : key + "." + name
-            guard known.contains(name) else {
-                let keyNode = node.mapping?.first { $0.key.scalar?.string == name }?.key
-                throw fail(path, keyNode, "unknown key (known: \(known.sorted().joined(separator: ", ")))")
-            }
-            result[name] = value
-        }
-        return result
-    }
-
-    /// Support's strict mapping reader: text keys, each at most once (a repeated key was
-    /// silently "last one wins").
-    func entries(_ node: Node, key: String) throws -> [(String, Node)] {
-        do {
-            return try YAMLValue(node: node, file: file, key: key == "(document)" ? "" : key).mapping().entries.map { ($0.key, $0.value.node) }
-        } catch let problem as YAMLError {
-            throw WeightsError.invalidConfig(file: file, key: problem.key ?? key, reason: problem.message + (problem.line.map { " (line \($0))" } ?? ""))
-        }
-    }
-
-    func sequence(_ node: Node?, key: String) throws -> [Node] {
-        guard let node else { throw fail(key, nil, "missing") }
-        guard let sequence = node.sequence else { throw fail(key, node, "expected a list") }
-        return Array(sequence)
-    }
-
-    func scalar(_ node: Node?, key: String) throws -> String {
-        guard let node else { throw fail(key, nil, "missing") }
-        guard let scalar = node.scalar else { throw fail(key, node, "expected a single value") }
-        return scalar.string
-    }
-
-    func int(_ node: Node?, key: String) throws -> Int {
-        guard let node, let value = YAMLValue.integer(node) else { throw fail(key, node, node == nil ? "missing" : "expected an integer") }
-        return value
-    }
-
-    func floats(_ node: Node?, key: String) throws -> [Float] {
-        try sequence(node, key: key).enumerated().map { index, element in
-            guard let value = YAMLValue.number(element) else { throw fail("\(key)[\(index)]", element, "expected a number") }
-            return Float(value)
-        }
-    }
 }

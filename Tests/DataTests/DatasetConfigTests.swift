@@ -46,24 +46,25 @@ final class DatasetConfigTests: XCTestCase {
     func testUnknownKeyIsAnErrorNamingFileLineAndKey() throws {
         XCTAssertThrowsError(try config("taxonmy: screen-recognition\n")) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains("test.yaml:2: 'taxonmy': unknown key"), text)
+            XCTAssertTrue(text.contains("test.yaml:2 (taxonmy): unknown key — did you mean 'taxonomy'? (known here: description, format,"), text)
         }
         XCTAssertThrowsError(try config("taxonomy: screen-recognition\nmapping:\n  Text: {class: Text, clikable: true}\n")) { error in
-            XCTAssertTrue("\(error)".contains("'clikable': unknown key in Text"), "\(error)")
+            XCTAssertTrue("\(error)".contains(":4 (mapping.Text.clikable): unknown key — did you mean 'clickable'? (known here: class, clickable)"), "\(error)")
         }
     }
 
     func testUnknownTargetClassNamesTheSourceKeyAndLine() throws {
         XCTAssertThrowsError(try config("taxonomy: screen-recognition\nmapping:\n  Text: Txet\n")) { error in
             let text = "\(error)"
-            XCTAssertTrue(text.contains(":4: 'Text': 'Txet' is not a target class"), text)
+            XCTAssertTrue(text.contains(":4 (mapping.Text): 'Txet' is not a target class; use ignore or one of: "), text)
+            XCTAssertTrue(text.hasSuffix(" — did you mean 'Text'?"), text)
         }
     }
 
     func testUnknownSourceClassAndUnmappedClassAreErrors() throws {
         let typo = try config("taxonomy: screen-recognition\nmapping:\n  Text: Text\n  Icn: Icon\n  Container: Container\n")
         XCTAssertThrowsError(try typo.load()) { error in
-            XCTAssertTrue("\(error)".contains(":5: 'Icn': not a source class"), "\(error)")
+            XCTAssertTrue("\(error)".contains(":5 (mapping.Icn): not a source class; the data has: Text, Icon, Container — did you mean 'Icon'?"), "\(error)")
         }
         let missing = try config("taxonomy: screen-recognition\nmapping:\n  Text: Text\n")
         XCTAssertThrowsError(try missing.load()) { error in
@@ -78,8 +79,8 @@ final class DatasetConfigTests: XCTestCase {
 
     func testSourceClassesMustMatchTheData() throws {
         let wrong = try config("source_classes: [Text, Icon]\n")
-        XCTAssertThrowsError(try wrong.load()) { XCTAssertTrue("\($0)".contains("'source_classes'"), "\($0)") }
-        XCTAssertThrowsError(try config("format: yolov8\n")) { XCTAssertTrue("\($0)".contains("'format': 'yolov8' is not a data format"), "\($0)") }
+        XCTAssertThrowsError(try wrong.load()) { XCTAssertTrue("\($0)".contains("(source_classes): the data at"), "\($0)") }
+        XCTAssertThrowsError(try config("format: yolov8\n")) { XCTAssertTrue("\($0)".contains("(format): 'yolov8' is not one of yolo, coco — did you mean 'yolo'?"), "\($0)") }
         XCTAssertThrowsError(try config("taxonomy: coco\n")) { XCTAssertTrue("\($0)".contains("unknown taxonomy 'coco'"), "\($0)") }
     }
 
@@ -99,7 +100,7 @@ final class DatasetConfigTests: XCTestCase {
         let file = root.appendingPathComponent("Configs/datasets/x.yaml")
         let config = try DatasetConfig.parse(yaml: "description: test\npath: data/nowhere\n", file: file)
         XCTAssertThrowsError(try config.load()) { error in
-            XCTAssertEqual("\(error)", "\(file.path):2: 'path': 'data/nowhere' resolves to \(root.standardizedFileURL.path)/data/nowhere "
+            XCTAssertEqual("\(error)", "\(file.path):2 (path): 'data/nowhere' resolves to \(root.standardizedFileURL.path)/data/nowhere "
                            + "(relative to \(root.standardizedFileURL.path), the folder with Package.swift), which does not exist; fix path: or put the data there")
         }
     }

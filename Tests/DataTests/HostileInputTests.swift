@@ -47,6 +47,34 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
+    /// `fileExists` says false for a link loop, so a config whose `path:` (or the config itself)
+    /// is one used to say only "does not exist".
+    func testADatasetConfigOnASymlinkLoopSaysSo() throws {
+        let folder = try Fixtures.temporaryFolder(self)
+        let loop = folder.appendingPathComponent("data"), dangling = folder.appendingPathComponent("gone")
+        XCTAssertEqual(symlink(loop.path, loop.path), 0)
+        XCTAssertEqual(symlink(folder.appendingPathComponent("nowhere").path, dangling.path), 0)
+        let config = folder.appendingPathComponent("config.yaml")
+        XCTAssertThrowsError(try DatasetConfig.parse(yaml: "path: \(loop.path)\n", file: config).load()) { error in
+            XCTAssertEqual("\(error)", "\(config.path):1 (path): '\(loop.path)' resolves to \(loop.path), "
+                           + "which is a symlink loop (a symbolic link that leads back to itself); fix or remove the link")
+        }
+        XCTAssertThrowsError(try DatasetConfig.parse(yaml: "path: \(loop.path)/train\n", file: config).load()) { error in
+            XCTAssertTrue("\(error)".contains("/train, which is a symlink loop"), "a loop on the way: \(error)")
+        }
+        XCTAssertThrowsError(try DatasetConfig.parse(yaml: "path: \(dangling.path)\n", file: config).load()) { error in
+            XCTAssertTrue("\(error)".hasSuffix("which is a symbolic link to \(folder.path)/nowhere, where nothing exists; fix the link or put the data there"), "\(error)")
+        }
+        let loopingConfig = folder.appendingPathComponent("loop.yaml")
+        XCTAssertEqual(symlink(loopingConfig.path, loopingConfig.path), 0)
+        XCTAssertThrowsError(try DatasetConfig.read(loopingConfig)) { error in
+            XCTAssertTrue("\(error)".hasPrefix(loopingConfig.path) && "\(error)".contains("symbolic link that loops back on itself"), "\(error)")
+        }
+        XCTAssertThrowsError(try DatasetLoader.load(loopingConfig.path)) { error in
+            XCTAssertTrue("\(error)".hasPrefix(loopingConfig.path) && "\(error)".contains("is a symlink loop"), "\(error)")
+        }
+    }
+
     func testCROnlyLineEndingsAreLineBreaks() throws {
         let folder = try yoloCopy()
         try "1 0.25 0.25 0.1 0.2\r2 0.5 0.5 0.2 0.2\r\n0 0.5 0.5 0.5 0.5\r".write(to: folder.appendingPathComponent("labels/screen2.txt"),
@@ -71,7 +99,7 @@ final class HostileInputTests: XCTestCase {
         let folder = try yoloCopy()
         let config = folder.appendingPathComponent("config.yaml")
         try "path: .\npath: ..\n".write(to: config, atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try DatasetConfig.read(config)) { XCTAssertTrue("\($0)".contains("config.yaml:2: 'path': appears twice"), "\($0)") }
+        XCTAssertThrowsError(try DatasetConfig.read(config)) { XCTAssertTrue("\($0)".contains("config.yaml:2 (path): appears twice (first on line 1); keep one"), "\($0)") }
         try FileManager.default.removeItem(at: folder.appendingPathComponent("classes.txt"))
         try "names: [Text, Icon, Container]\nnames: [A, B, C]\n".write(to: folder.appendingPathComponent("data.yaml"), atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try YOLOReader.read(folder)) { XCTAssertTrue("\($0)".contains("data.yaml:2: 'names': appears twice"), "\($0)") }

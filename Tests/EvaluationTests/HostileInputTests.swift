@@ -26,8 +26,8 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try thresholds(good).classes.first?.confidence, 0.3)
         let cases: [(String, String)] = [
             (good + "    confidence: 0.9\n", "appears twice"),
-            (good.replacingOccurrences(of: "0.3", with: "5"), "must lie in 0.0...1.0"),
-            (good.replacingOccurrences(of: "0.3", with: "-0.5"), "must lie in 0.0...1.0"),
+            (good.replacingOccurrences(of: "0.3", with: "5"), "5.0 is out of range; allowed 0.0…1.0"),
+            (good.replacingOccurrences(of: "0.3", with: "-0.5"), "-0.5 is out of range; allowed 0.0…1.0"),
             (good.replacingOccurrences(of: "iou_threshold: 0.5", with: "iou_threshold: .nan"), "finite"),
             (good.replacingOccurrences(of: "iou_threshold: 0.5", with: "iou_threshold: 0"), "(0, 1]"),
             (good + "  - name: Text\n    confidence: 0.4\n", "listed twice"),

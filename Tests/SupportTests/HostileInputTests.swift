@@ -103,7 +103,7 @@ final class HostileInputTests: XCTestCase {
         XCTAssertThrowsError(try root.mapping(allowed: ["classes"])) { XCTAssertTrue("\($0)".contains("unknown key"), "\($0)") }
         // Yams traps on an overflowing base-60 integer; such values are not numbers here (found by yaml-fuzz).
         let sexagesimal = try XCTUnwrap(try YAMLDocument.parse("x: 1:0:0:0:0:0:0:0:0:0:0:0:0\n", file: "s.yaml")).mapping().required("x")
-        XCTAssertThrowsError(try sexagesimal.int()) { XCTAssertTrue("\($0)".contains("whole number"), "\($0)") }
+        XCTAssertThrowsError(try sexagesimal.int()) { XCTAssertTrue("\($0)".contains("expected an integer"), "\($0)") }
         XCTAssertThrowsError(try sexagesimal.double())
         XCTAssertThrowsError(try YAMLDocument.parse("x: .nan\n", file: "n.yaml")!.mapping().required("x").double()) {
             XCTAssertTrue("\($0)".contains("finite"), "\($0)")

@@ -49,7 +49,7 @@ final class ExperimentConfigTests: XCTestCase {
             ("batch_size: 1", "batch_size): 1 is out of range; allowed 2…1024"),
             ("loss: {classification: quality_focla}", "'quality_focla' is not one of quality_focal, varifocal, focal — did you mean 'quality_focal'?"),
             ("budget: soon", "'soon' is not a duration"),
-            ("epochs: 3", "given twice"),
+            ("epochs: 3", "e.yaml:4 (epochs): appears twice (first on line 3); keep one"),
             ("freeze: head", "'head' is not backbone, none or {stages: K}"),
         ]
         for (line, expected) in cases {

@@ -1,5 +1,8 @@
 import Foundation
-import Yams
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
 
 /// A dataset config (`Configs/datasets/NAME.yaml`): where the data is, which taxonomy it is
 /// trained and evaluated in, and how each source class maps into it.
@@ -61,7 +64,7 @@ public struct DatasetConfig {
             let how = pathText.hasPrefix("/") ? "" : pathText.hasPrefix("../shared/") && ProcessInfo.processInfo.environment["SCREENLAB_SHARED"] != nil
                 ? " (via SCREENLAB_SHARED)" : " (relative to \(DatasetConfig.repoRoot(containing: file).path), the folder with Package.swift)"
             throw DatasetConfigError(file: file.path, line: pathLine, key: "path",
-                                     "'\(pathText)' resolves to \(dataURL.path)\(how), which does not exist; fix path: or put the data there")
+                                     "'\(pathText)' resolves to \(dataURL.path)\(how), \(DatasetConfig.brokenLink(dataURL.path).map { "which \($0)" } ?? "which does not exist; fix path: or put the data there")")
         }
         let dataFormat = try format ?? DatasetLoader.format(of: dataURL)
         switch dataFormat {
@@ -71,6 +74,19 @@ public struct DatasetConfig {
             throw DatasetConfigError(file: file.path, line: nil, key: "path", "points to another config; point it at the data")
         }
         return try apply(to: source, issues: issues)
+    }
+
+    /// What a path that leads nowhere is when it is a broken link, for the error: a link loop
+    /// (the path or a folder on it) and a dangling link look like "does not exist" to `fileExists`.
+    static func brokenLink(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) != 0, errno == ELOOP {
+            return "is a symlink loop (a symbolic link that leads back to itself); fix or remove the link"
+        }
+        if FileKind.of(path) == .symbolicLink, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            return "is a symbolic link to \(target), where nothing exists; fix the link or put the data there"
+        }
+        return nil
     }
 
     /// Maps classes; `issues`' annotation sources (lenient loads) are filtered alongside.
@@ -126,8 +142,9 @@ public struct DatasetConfig {
         var targets = [Target?](repeating: nil, count: sourceClasses.count)
         for entry in mapping {
             guard let index = sourceClasses.firstIndex(of: entry.sourceClass) else {
-                throw DatasetConfigError(file: file.path, line: entry.line, key: entry.sourceClass,
-                                         "not a source class; the data has: \(sourceClasses.joined(separator: ", "))")
+                throw DatasetConfigError(file: file.path, line: entry.line, key: "mapping.\(entry.sourceClass)",
+                                         "not a source class; the data has: \(sourceClasses.joined(separator: ", "))"
+                                            + KeySuggestion.hint(for: entry.sourceClass, among: sourceClasses))
             }
             targets[index] = entry.target
         }

@@ -37,8 +37,8 @@ public enum DatasetLoader {
     public static func format(of url: URL) throws -> Format {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw DatasetError.unreadable(file: url.path, line: nil,
-                                          reason: "does not exist; give a dataset config (.yaml), a YOLO folder or a COCO .json")
+            throw DatasetError.unreadable(file: url.path, line: nil, reason: DatasetConfig.brokenLink(url.path)
+                                            ?? "does not exist; give a dataset config (.yaml), a YOLO folder or a COCO .json")
         }
         if isDirectory.boolValue { return .yolo }
         switch url.pathExtension.lowercased() {

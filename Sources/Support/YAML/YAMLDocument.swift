@@ -4,20 +4,22 @@ import Yams
 /// The one entry point for YAML in ScreenLab (dataset configs, a YOLO folder's data.yaml, model
 /// configs, augmentation presets, thresholds files): the file is opened as an input file
 /// (regular, size-bounded, UTF-8), measured against `YAMLLimits` before the parser sees it,
-/// composed by Yams, and its expanded size counted. Readers then walk it with `YAMLValue`'s
-/// strict accessors, whose errors name the file, line and key.
+/// composed by Yams, and its expanded size counted. Readers then walk it with `YAMLMapping`, the
+/// strict reader, and `YAMLValue`'s typed accessors, whose errors name the file, line and key.
 public enum YAMLDocument {
     /// The document's root, nil for an empty document (or one holding only comments).
-    public static func load(_ url: URL, name: String? = nil, limits: YAMLLimits = YAMLLimits()) throws -> YAMLValue? {
+    public static func load(_ url: URL, name: String? = nil, limits: YAMLLimits = YAMLLimits(),
+                            options: YAMLReadOptions = YAMLReadOptions()) throws -> YAMLValue? {
         let file = name ?? url.path
         let text: String
         do { text = try ReadableFile.text(of: url, maximumBytes: limits.maximumBytes) } catch let error as FileReadError {
             throw YAMLError(file: file, line: nil, key: nil, error.reason)
         }
-        return try parse(text, file: file, limits: limits)
+        return try parse(text, file: file, limits: limits, options: options)
     }
 
-    public static func parse(_ text: String, file: String, limits: YAMLLimits = YAMLLimits()) throws -> YAMLValue? {
+    public static func parse(_ text: String, file: String, limits: YAMLLimits = YAMLLimits(),
+                             options: YAMLReadOptions = YAMLReadOptions()) throws -> YAMLValue? {
         try YAMLPreflight.check(text, file: file, limits: limits)
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch let error as YamlError {
@@ -27,7 +29,7 @@ public enum YAMLDocument {
         }
         guard let node else { return nil }
         try checkExpandedSize(node, file: file, limit: limits.maximumNodes)
-        return YAMLValue(node: node, file: file, key: "")
+        return YAMLValue(node: node, file: file, key: "", options: options)
     }
 
     /// Aliases share the anchored node, so composing is cheap, but walking the result visits

@@ -1,5 +1,8 @@
-/// A problem in a YAML file: the file, the line, the dotted key (`classes[2].confidence`) and
-/// what is wrong. Readers that have their own error type convert it, keeping all four.
+/// A mistake in a YAML config: the file (or `--set` for a command-line override), the line, the
+/// dotted key (`optimizer.lr`, `classes[2].confidence`) and what is wrong and what to do. It is
+/// the one error type of every config reader (experiments, model configs, dataset configs,
+/// augmentation presets, thresholds files), so they all read alike:
+/// `Configs/augment/x.yaml:3 (mosaic.centre): unknown key — did you mean 'center'? (known here: …)`.
 public struct YAMLError: Error, Equatable, CustomStringConvertible {
     public var file: String
     public var line: Int?
@@ -13,7 +16,12 @@ public struct YAMLError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The spelling of the readers that had their own error type (`ExperimentConfigError`).
+    public init(file: String, line: Int?, key: String?, message: String) {
+        self.init(file: file, line: line, key: key, message)
+    }
+
     public var description: String {
-        "\(file)\(line.map { ":\($0)" } ?? ""): \(key.map { "'\($0)': " } ?? "")\(message)"
+        "\(file)\(line.map { ":\($0)" } ?? "")\(key.map { " (\($0))" } ?? ""): \(message)"
     }
 }

@@ -2,7 +2,6 @@ import Data
 import Detection
 import Foundation
 import Support
-import Yams
 
 extension ExperimentConfig {
     /// Reads an experiment file with `--set` overrides applied on top. Every unknown key, wrong
@@ -17,14 +16,9 @@ extension ExperimentConfig {
     }
 
     public static func parse(yaml: String, file: String, overrides: [String] = []) throws -> ExperimentConfig {
-        // Support's YAML entry point: depth, alias and size limits before Yams walks anything.
-        let composed: Node?
-        do { composed = try YAMLDocument.parse(yaml, file: file)?.node } catch let error as YAMLError {
-            throw ExperimentConfigError(file: file, line: error.line, key: error.key, message: error.message)
-        }
-        let (root, overridden) = try ConfigOverrides.apply(overrides, to: composed)
-        let context = ConfigContext(file: file, overriddenKeys: overridden)
-        let top = try ConfigMapping(root, path: "", context: context)
+        // Support's YAML entry point (depth, alias and size limits before Yams walks anything),
+        // with the `--set` values merged in: errors about them name `--set`, not a line.
+        let top = try ConfigMapping(YAMLOverrides.apply(overrides, to: YAMLDocument.parse(yaml, file: file), file: file))
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var config = ExperimentConfig(name: try top.string("name", default: stem), file: file)
         guard config.name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil else {
@@ -187,7 +181,7 @@ extension ExperimentConfig {
     private static func readEMA(_ top: ConfigMapping, key: String) throws -> EMASection {
         var ema = EMASection()
         if let node = top.value(key), node.scalar != nil {
-            guard let flag = node.bool else { throw top.error(key, "expected true, false or {decay: D}") }
+            guard let flag = try? node.bool() else { throw top.error(key, "expected true, false or {decay: D}") }
             ema.enabled = flag
             return ema
         }
@@ -200,7 +194,7 @@ extension ExperimentConfig {
 
     private static func readFreeze(_ top: ConfigMapping) throws -> Freeze {
         guard let node = top.value("freeze") else { return .none }
-        if let text = node.scalar?.string {
+        if let text = node.scalar {
             switch text {
             case "backbone": return .backbone
             case "none", "false": return .none
