@@ -67,7 +67,7 @@ struct AugmentPreviewCommand: ParsableCommand {
     @Option(help: "Number of augmented samples.") var count = 16
     @Option(help: "Samples per row.") var columns = 4
     @Option(help: "Samples per PNG sheet.") var perSheet = 16
-    @Option(help: "Output folder.") var out = "Reports/samples"
+    @Option(help: "Output folder (default Experiments/previews/augment, git-ignored: a default never writes into tracked files).") var out = "Experiments/previews/augment"
     @Option(help: "Epoch whose first samples are shown (exactly what the loader delivers).") var epoch = 0
 
     func run() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Weights
 
 /// `screenlab`: thin subcommands that parse arguments, call a library target and print.
 /// Any logic a test would want to reach lives in the library targets, not here.
@@ -7,6 +8,7 @@ struct ScreenLab: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screenlab",
         abstract: "Train, evaluate and compare UI-element detectors for screen readers.",
+        version: ScreenLabVersion.description,
         subcommands: [
             TrainCommand.self,
             RunsCommand.self,
@@ -20,6 +22,15 @@ struct ScreenLab: ParsableCommand {
             ExportCommand.self,
             BenchCommand.self,
         ])
+}
+
+/// What `screenlab --version` prints: the release and the weights format it reads and writes
+/// (the number that decides whether a `.slw` from another copy loads).
+enum ScreenLabVersion {
+    static let release = "0.5.0"
+    static var description: String {
+        "screenlab \(release) (weights format \(FormatVersion.current.major).\(FormatVersion.current.minor))"
+    }
 }
 
 /// `screenlab bench ...`: speed and memory measured in one run, printed as ratios.

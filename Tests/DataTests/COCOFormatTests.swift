@@ -58,6 +58,33 @@ final class COCOFormatTests: XCTestCase {
         }
     }
 
+    /// A converted folder also trains in Ultralytics: data.yaml names the classes in order (quoted:
+    /// names hold parentheses and could hold `:`), and its split lists use `./images/...`, the
+    /// relative form Ultralytics resolves against the list's folder; every listed image exists.
+    func testYOLOOutputHasAnUltralyticsDataYAML() throws {
+        let yolo = try YOLOReader.read(try Fixtures.url("yolo-basic"))
+        let folder = try Fixtures.temporaryFolder(self).appendingPathComponent("out")
+        var renamed = yolo
+        renamed.classes[0] = "Checkbox (Selected): a # test \"quoted\""
+        try YOLOWriter.write(renamed, to: folder)
+        let yaml = try String(contentsOf: folder.appendingPathComponent("data.yaml"), encoding: .utf8)
+        XCTAssertTrue(yaml.contains("train: train.txt\nval: val.txt\n"), yaml)
+        XCTAssertFalse(yaml.contains("test:"), "no test split in the fixture: \(yaml)")
+        XCTAssertTrue(yaml.contains(#"  0: "Checkbox (Selected): a # test \"quoted\"""#), yaml)
+        for (index, name) in renamed.classes.enumerated().dropFirst() { XCTAssertTrue(yaml.contains("  \(index): \"\(name)\"\n"), yaml) }
+        for split in ["train", "val"] {
+            let lines = try String(contentsOf: folder.appendingPathComponent("\(split).txt"), encoding: .utf8).split(separator: "\n")
+            XCTAssertEqual(lines.count, yolo.splits[split]?.count)
+            for line in lines {
+                XCTAssertTrue(line.hasPrefix("./images/"), String(line))
+                XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(line.dropFirst(2))).path), String(line))
+            }
+        }
+        let again = try YOLOReader.read(folder)
+        XCTAssertEqual(again.classes, renamed.classes, "ScreenLab still reads classes.txt")
+        XCTAssertEqual(again.splits, yolo.splits)
+    }
+
     func testBadReferencesAreErrorsNamingTheAnnotation() throws {
         let folder = try Fixtures.temporaryFolder(self)
         let url = folder.appendingPathComponent("bad.json")

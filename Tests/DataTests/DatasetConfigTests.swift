@@ -94,6 +94,17 @@ final class DatasetConfigTests: XCTestCase {
         }
     }
 
+    /// On a fresh clone `../shared` is absent: the message says how to point the config elsewhere.
+    func testAMissingSharedFolderSuggestsScreenlabShared() throws {
+        let root = try Fixtures.temporaryFolder(self)
+        try Data().write(to: root.appendingPathComponent("Package.swift"))
+        let file = root.appendingPathComponent("Configs/datasets/x.yaml")
+        let config = try DatasetConfig.parse(yaml: "description: test\npath: ../shared/datasets/nowhere-\(UUID().uuidString)\n", file: file)
+        XCTAssertThrowsError(try config.load()) { error in
+            XCTAssertTrue("\(error)".contains("set SCREENLAB_SHARED to the folder that holds datasets/nowhere-"), "\(error)")
+        }
+    }
+
     func testAPathThatResolvesNowhereNamesTheConfigKeyLineAndResolvedPath() throws {
         let root = try Fixtures.temporaryFolder(self)
         try Data().write(to: root.appendingPathComponent("Package.swift"))

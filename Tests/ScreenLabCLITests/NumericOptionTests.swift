@@ -35,3 +35,13 @@ final class NumericOptionTests: XCTestCase {
         }
     }
 }
+
+/// What a new user types first.
+final class VersionTests: XCTestCase {
+    func testVersionNamesTheReleaseAndTheWeightsFormat() throws {
+        let result = try ScreenlabProcess.run(["--version"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.hasPrefix("screenlab "), result.output)
+        XCTAssertTrue(result.output.contains("(weights format 1."), result.output)
+    }
+}

@@ -63,8 +63,12 @@ public struct DatasetConfig {
         guard FileManager.default.fileExists(atPath: dataURL.path) else {
             let how = pathText.hasPrefix("/") ? "" : pathText.hasPrefix("../shared/") && ProcessInfo.processInfo.environment["SCREENLAB_SHARED"] != nil
                 ? " (via SCREENLAB_SHARED)" : " (relative to \(DatasetConfig.repoRoot(containing: file).path), the folder with Package.swift)"
+            // A fresh clone has no ../shared beside it: say how to point the config elsewhere.
+            let remedy = pathText.hasPrefix("../shared/")
+                ? "which does not exist; set SCREENLAB_SHARED to the folder that holds \(pathText.dropFirst("../shared/".count)) (e.g. SCREENLAB_SHARED=/data/shared), fix path:, or put the data there"
+                : "which does not exist; fix path: or put the data there"
             throw DatasetConfigError(file: file.path, line: pathLine, key: "path",
-                                     "'\(pathText)' resolves to \(dataURL.path)\(how), \(DatasetConfig.brokenLink(dataURL.path).map { "which \($0)" } ?? "which does not exist; fix path: or put the data there")")
+                                     "'\(pathText)' resolves to \(dataURL.path)\(how), \(DatasetConfig.brokenLink(dataURL.path).map { "which \($0)" } ?? remedy)")
         }
         let dataFormat = try format ?? DatasetLoader.format(of: dataURL)
         switch dataFormat {

@@ -72,6 +72,40 @@ public enum YOLOWriter {
             let lines = indices.map { "images/\(keys[$0])\n" }.joined()
             try folder.write(lines, to: "splits/\(name).txt")
         }
+        try writeUltralyticsFiles(dataset, keys: keys, into: folder)
+    }
+
+    /// `data.yaml` for Ultralytics (`yolo detect train data=FOLDER/data.yaml`), which ignores
+    /// classes.txt and splits/: its split lists sit beside data.yaml with `./`-relative lines,
+    /// the only relative form Ultralytics resolves against the list's own folder (it turns
+    /// `./` into that folder; any other relative line is taken from the working directory).
+    /// Without splits, every image is both train and val. ScreenLab's reader ignores all of this.
+    static func writeUltralyticsFiles(_ dataset: Dataset, keys: [String], into folder: OutputFolder) throws {
+        var yaml = "# Written by ScreenLab for Ultralytics: yolo detect train data=<this folder>/data.yaml\n"
+            + "# (ScreenLab itself reads classes.txt and splits/; the names below are the same.)\n"
+        let splits = ["train", "val", "test"].filter { dataset.splits[$0] != nil }
+        if splits.isEmpty {
+            yaml += "train: images\nval: images\n"
+        } else {
+            for name in splits {
+                let lines = dataset.splits[name]!.map { "./images/\(keys[$0])\n" }.joined()
+                try folder.write(lines, to: "\(name).txt")
+                yaml += "\(name): \(name).txt\n"
+            }
+            if dataset.splits["val"] == nil { yaml += "val: train.txt\n" }
+        }
+        yaml += "names:\n"
+        for (index, name) in dataset.classes.enumerated() {
+            yaml += "  \(index): \(doubleQuoted(name))\n"
+        }
+        try folder.write(yaml, to: "data.yaml")
+    }
+
+    /// A YAML double-quoted scalar (JSON's string syntax is valid YAML): class names may hold
+    /// `:`, `#`, quotes or brackets.
+    static func doubleQuoted(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
     }
 
     /// classes.txt holds one name per line: a name with a line break would shift every class
