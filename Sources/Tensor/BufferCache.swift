@@ -50,6 +50,8 @@ final class BufferCache {
         liveBytes += bytes
         peakLiveBytes = max(peakLiveBytes, liveBytes)
         guard let entry = free[bytes]?.popLast() else { return nil }
+        // No empty lists stay behind: eviction reads each list's oldest entry.
+        if free[bytes]?.isEmpty == true { free[bytes] = nil }
         cachedBytes -= bytes
         return entry.pointer
     }
@@ -81,7 +83,7 @@ final class BufferCache {
     /// caller checked that `bytes` alone fits).
     private func evictOldest(toFit bytes: Int) {
         while cachedBytes + bytes > capacityBytes {
-            guard let size = free.min(by: { $0.value[0].freedAt < $1.value[0].freedAt })?.key else { return }
+            guard let size = free.filter({ !$0.value.isEmpty }).min(by: { $0.value[0].freedAt < $1.value[0].freedAt })?.key else { return }
             free[size]!.removeFirst().pointer.deallocate()
             cachedBytes -= size
             if free[size]!.isEmpty { free[size] = nil }

@@ -129,4 +129,23 @@ final class TensorTests: XCTestCase {
         cache.drain()
         XCTAssertEqual(cache.cachedBytes, 0)
     }
+
+    /// Regression (bench train crashed at batch 8): taking the last cached buffer of a size left
+    /// an empty list behind, and the next eviction read that list's first entry.
+    func testEvictionAfterASizeWasTakenEmpty() throws {
+        let unit = 16 << 10
+        let cache = BufferCache(minimumBytes: 1024, floorBytes: 1024)
+        XCTAssertNil(cache.take(bytes: unit)); XCTAssertNil(cache.take(bytes: 2 * unit))  // 3 units live: the capacity
+        let x = UnsafeMutableRawPointer.allocate(byteCount: unit, alignment: 64)
+        let y = UnsafeMutableRawPointer.allocate(byteCount: 2 * unit, alignment: 64)
+        XCTAssertTrue(cache.give(x, bytes: unit)); XCTAssertTrue(cache.give(y, bytes: 2 * unit))
+        XCTAssertEqual(cache.take(bytes: unit), x)                  // the 1-unit list is now empty
+        XCTAssertNil(cache.take(bytes: 3 * unit / 2))               // 2.5 units live
+        let z = UnsafeMutableRawPointer.allocate(byteCount: 3 * unit / 2, alignment: 64)
+        XCTAssertTrue(cache.give(z, bytes: 3 * unit / 2), "2 + 1.5 units > 3: evicts y, past the empty list")
+        XCTAssertNil(cache.take(bytes: 2 * unit), "y was evicted")
+        XCTAssertTrue(cache.give(x, bytes: unit))
+        XCTAssertLessThanOrEqual(cache.cachedBytes, cache.capacityBytes)
+        cache.drain()
+    }
 }
