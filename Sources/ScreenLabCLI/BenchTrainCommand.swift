@@ -27,9 +27,18 @@ struct BenchTrainCommand: ParsableCommand {
     @Option(help: "Python of a venv with torch: also time the PyTorch peer's NCHW step (batch 8) in every round.")
     var torchPython: String?
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
+    @Flag(help: "With --torch-python: time the PyTorch peer of the real step instead (Experiments/torch-peer: same model, ATSS, QFL/GIoU/DFL, clipping, AdamW, EMA; NCHW and channels_last) at the same batch and threads.")
+    var realPeer = false
 
     func validate() throws {
         guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
+        guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
+    }
+
+    /// Experiments/torch-peer of this checkout.
+    var realPeerFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Experiments/torch-peer").path
     }
 
     func run() throws {
@@ -45,6 +54,14 @@ struct BenchTrainCommand: ParsableCommand {
             _ = try real.run(steps: 2)
             var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = []
             print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
+            var realPeerWorkload: RealTorchPeer.Workload?
+            var nchwRates: [Double] = [], channelsLastRates: [Double] = []
+            if realPeer, let torchPython {
+                let (detector, boxes) = try RealTorchPeer.realStep(experiment: file, overrides: overrides)
+                print("PyTorch peer of the real step (\(realPeerFolder)): " + (try RealTorchPeer.checkModel(python: torchPython, folder: realPeerFolder, configuration: detector)))
+                realPeerWorkload = RealTorchPeer.Workload(batch: batchSize, threads: threads, classes: detector.classCount, boxesPerImage: boxes)
+                print("  synthetic images, \(boxes) fixed random boxes per image (the training split's mean), \(steps) timed steps after 2 warm-up steps per layout")
+            }
             for round in 1...rounds {
                 let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
                 let timings = try real.run(steps: steps)
@@ -53,7 +70,13 @@ struct BenchTrainCommand: ParsableCommand {
                 realRates.append(Double(batchSize) / seconds)
                 waits.append(timings.reduce(0) { $0 + $1.waitingSeconds } / max(timings.reduce(0) { $0 + $1.seconds }, 1e-9))
                 var peerText = ""
-                if let torchPython, let nchw = try TorchPeer.run(python: torchPython, folder: peerFolder).trainingImagesPerSecond["NCHW"] {
+                if let realPeerWorkload, let torchPython {
+                    let peer = try RealTorchPeer.run(python: torchPython, folder: realPeerFolder, workload: realPeerWorkload, steps: steps)
+                    nchwRates.append(peer.measurements["NCHW"]!.imagesPerSecond)
+                    channelsLastRates.append(peer.measurements["channels_last"]!.imagesPerSecond)
+                    peerText = String(format: ", PyTorch real step NCHW %.1f img/s, channels_last %.1f img/s (%.0f positives/image)",
+                                      nchwRates.last!, channelsLastRates.last!, peer.measurements["NCHW"]!.positivesPerImage)
+                } else if let torchPython, let nchw = try TorchPeer.run(python: torchPython, folder: peerFolder).trainingImagesPerSecond["NCHW"] {
                     peerRates.append(nchw)
                     peerText = String(format: ", PyTorch NCHW step (batch 8) %.1f img/s", nchw)
                 }
@@ -67,6 +90,11 @@ struct BenchTrainCommand: ParsableCommand {
             if !peerRates.isEmpty {
                 let peerRatios = zip(realRates, peerRates).map { $0 / $1 }
                 print(String(format: "real / PyTorch NCHW step = %.2f× (rounds %.2f–%.2f; target ≥ 1)", median(peerRatios), peerRatios.min()!, peerRatios.max()!))
+            }
+            for (name, rates, target) in [("NCHW", nchwRates, 1.5), ("channels_last", channelsLastRates, 1.3)] where !rates.isEmpty {
+                let ratios = zip(realRates, rates).map { $0 / $1 }
+                print(String(format: "real / PyTorch real step %@ = %.2f× (median of rounds; rounds %.2f–%.2f; PyTorch median %.1f img/s; target ≥ %.1f)",
+                             name, median(ratios), ratios.min()!, ratios.max()!, median(rates), target))
             }
             if let peak = EngineBenchmark.peakResidentBytes() {
                 print(String(format: "peak memory (VmHWM) %.2f GB at batch %d", Double(peak) / 1e9, batchSize))
