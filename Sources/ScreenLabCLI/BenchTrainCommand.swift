@@ -14,7 +14,10 @@ struct BenchTrainCommand: ParsableCommand {
         Both are measured in the same process, in alternating rounds, and reported as medians: the bare step is \
         `bench engine`'s (the reference detector, Σx² loss, SGD) at the same batch size; the real step is the \
         experiment's own (default: vins-baseline when ../shared is present, else quickstart), fed by its loader. \
-        Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM).
+        Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM). With --torch-python and \
+        --real-peer, every round also runs Experiments/torch-peer/train_step_bench.py (the same detector, ATSS, \
+        QFL/GIoU/DFL, clipping, AdamW and EMA in PyTorch, NCHW and channels_last) and the ratios real / PyTorch \
+        are printed per layout (targets ≥ 1.5× NCHW, ≥ 1.3× channels_last, issue 14).
         """)
 
     @Option(help: "Experiment whose step is timed (default: Experiments/vins-baseline.yaml, or quickstart.yaml without the shared data).")
@@ -29,10 +32,13 @@ struct BenchTrainCommand: ParsableCommand {
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "With --torch-python: time the PyTorch peer of the real step instead (Experiments/torch-peer: same model, ATSS, QFL/GIoU/DFL, clipping, AdamW, EMA; NCHW and channels_last) at the same batch and threads.")
     var realPeer = false
+    @Option(help: "Ground-truth boxes per synthetic image of the real-step peer (mosaic and copy-paste put more boxes in a training image than the split's mean).")
+    var peerBoxes = 35
 
     func validate() throws {
         guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
+        guard peerBoxes >= 0 else { throw usageError("--peer-boxes must be ≥ 0") }
     }
 
     /// Experiments/torch-peer of this checkout.
@@ -59,8 +65,9 @@ struct BenchTrainCommand: ParsableCommand {
             if realPeer, let torchPython {
                 let (detector, boxes) = try RealTorchPeer.realStep(experiment: file, overrides: overrides)
                 print("PyTorch peer of the real step (\(realPeerFolder)): " + (try RealTorchPeer.checkModel(python: torchPython, folder: realPeerFolder, configuration: detector)))
-                realPeerWorkload = RealTorchPeer.Workload(batch: batchSize, threads: threads, classes: detector.classCount, boxesPerImage: boxes)
-                print("  synthetic images, \(boxes) fixed random boxes per image (the training split's mean), \(steps) timed steps after 2 warm-up steps per layout")
+                realPeerWorkload = RealTorchPeer.Workload(batch: batchSize, threads: threads, classes: detector.classCount, boxesPerImage: peerBoxes)
+                print("  peer: synthetic images, \(peerBoxes) fixed random UI-like boxes per image (the training split has \(boxes) per image before augmentation), "
+                      + "\(steps) timed steps after 2 warm-up steps per layout, a fresh process per round")
             }
             for round in 1...rounds {
                 let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
