@@ -89,6 +89,7 @@ struct BenchTrainCommand: ParsableCommand {
                 }
                 print(String(format: "  round %d: bare step %.1f img/s, real step %.1f img/s (%.2f×), waiting for data %.1f%%",
                              round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + peerText)
+                fflush(stdout)  // a round takes minutes with the peer: show it when it ends
             }
             func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             let ratios = zip(realRates, bareRates).map { $0 / $1 }
