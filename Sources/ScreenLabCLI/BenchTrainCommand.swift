@@ -38,7 +38,7 @@ struct BenchTrainCommand: ParsableCommand {
     func validate() throws {
         guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
-        guard peerBoxes >= 0 else { throw usageError("--peer-boxes must be ≥ 0") }
+        guard (0...1000).contains(peerBoxes) else { throw usageError("--peer-boxes must lie in 0...1000, got \(peerBoxes)") }
     }
 
     /// Experiments/torch-peer of this checkout.
