@@ -14,7 +14,10 @@ struct BenchTrainCommand: ParsableCommand {
         Both are measured in the same process, in alternating rounds, and reported as medians: the bare step is \
         `bench engine`'s (the reference detector, Σx² loss, SGD) at the same batch size; the real step is the \
         experiment's own (default: vins-baseline when ../shared is present, else quickstart), fed by its loader. \
-        Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM).
+        Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM). With --torch-python and \
+        --real-peer, every round also runs Experiments/torch-peer/train_step_bench.py (the same detector, ATSS, \
+        QFL/GIoU/DFL, clipping, AdamW and EMA in PyTorch, NCHW and channels_last) and the ratios real / PyTorch \
+        are printed per layout (targets ≥ 1.5× NCHW, ≥ 1.3× channels_last, issue 14).
         """)
 
     @Option(help: "Experiment whose step is timed (default: Experiments/vins-baseline.yaml, or quickstart.yaml without the shared data).")
@@ -27,9 +30,21 @@ struct BenchTrainCommand: ParsableCommand {
     @Option(help: "Python of a venv with torch: also time the PyTorch peer's NCHW step (batch 8) in every round.")
     var torchPython: String?
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
+    @Flag(help: "With --torch-python: time the PyTorch peer of the real step instead (Experiments/torch-peer: same model, ATSS, QFL/GIoU/DFL, clipping, AdamW, EMA; NCHW and channels_last) at the same batch and threads.")
+    var realPeer = false
+    @Option(help: "Ground-truth boxes per synthetic image of the real-step peer (mosaic and copy-paste put more boxes in a training image than the split's mean).")
+    var peerBoxes = 35
 
     func validate() throws {
         guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
+        guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
+        guard (0...1000).contains(peerBoxes) else { throw usageError("--peer-boxes must lie in 0...1000, got \(peerBoxes)") }
+    }
+
+    /// Experiments/torch-peer of this checkout.
+    var realPeerFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Experiments/torch-peer").path
     }
 
     func run() throws {
@@ -45,6 +60,15 @@ struct BenchTrainCommand: ParsableCommand {
             _ = try real.run(steps: 2)
             var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = []
             print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
+            var realPeerWorkload: RealTorchPeer.Workload?
+            var nchwRates: [Double] = [], channelsLastRates: [Double] = []
+            if realPeer, let torchPython {
+                let (detector, boxes) = try RealTorchPeer.realStep(experiment: file, overrides: overrides)
+                print("PyTorch peer of the real step (\(realPeerFolder)): " + (try RealTorchPeer.checkModel(python: torchPython, folder: realPeerFolder, configuration: detector)))
+                realPeerWorkload = RealTorchPeer.Workload(batch: batchSize, threads: threads, classes: detector.classCount, boxesPerImage: peerBoxes)
+                print("  peer: synthetic images, \(peerBoxes) fixed random UI-like boxes per image (the training split has \(boxes) per image before augmentation), "
+                      + "\(steps) timed steps after 2 warm-up steps per layout, a fresh process per round")
+            }
             for round in 1...rounds {
                 let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
                 let timings = try real.run(steps: steps)
@@ -53,12 +77,19 @@ struct BenchTrainCommand: ParsableCommand {
                 realRates.append(Double(batchSize) / seconds)
                 waits.append(timings.reduce(0) { $0 + $1.waitingSeconds } / max(timings.reduce(0) { $0 + $1.seconds }, 1e-9))
                 var peerText = ""
-                if let torchPython, let nchw = try TorchPeer.run(python: torchPython, folder: peerFolder).trainingImagesPerSecond["NCHW"] {
+                if let realPeerWorkload, let torchPython {
+                    let peer = try RealTorchPeer.run(python: torchPython, folder: realPeerFolder, workload: realPeerWorkload, steps: steps)
+                    nchwRates.append(peer.measurements["NCHW"]!.imagesPerSecond)
+                    channelsLastRates.append(peer.measurements["channels_last"]!.imagesPerSecond)
+                    peerText = String(format: ", PyTorch real step NCHW %.1f img/s, channels_last %.1f img/s (%.0f positives/image)",
+                                      nchwRates.last!, channelsLastRates.last!, peer.measurements["NCHW"]!.positivesPerImage)
+                } else if let torchPython, let nchw = try TorchPeer.run(python: torchPython, folder: peerFolder).trainingImagesPerSecond["NCHW"] {
                     peerRates.append(nchw)
                     peerText = String(format: ", PyTorch NCHW step (batch 8) %.1f img/s", nchw)
                 }
                 print(String(format: "  round %d: bare step %.1f img/s, real step %.1f img/s (%.2f×), waiting for data %.1f%%",
                              round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + peerText)
+                fflush(stdout)  // a round takes minutes with the peer: show it when it ends
             }
             func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             let ratios = zip(realRates, bareRates).map { $0 / $1 }
@@ -67,6 +98,11 @@ struct BenchTrainCommand: ParsableCommand {
             if !peerRates.isEmpty {
                 let peerRatios = zip(realRates, peerRates).map { $0 / $1 }
                 print(String(format: "real / PyTorch NCHW step = %.2f× (rounds %.2f–%.2f; target ≥ 1)", median(peerRatios), peerRatios.min()!, peerRatios.max()!))
+            }
+            for (name, rates, target) in [("NCHW", nchwRates, 1.5), ("channels_last", channelsLastRates, 1.3)] where !rates.isEmpty {
+                let ratios = zip(realRates, rates).map { $0 / $1 }
+                print(String(format: "real / PyTorch real step %@ = %.2f× (median of rounds; rounds %.2f–%.2f; PyTorch median %.1f img/s; target ≥ %.1f)",
+                             name, median(ratios), ratios.min()!, ratios.max()!, median(rates), target))
             }
             if let peak = EngineBenchmark.peakResidentBytes() {
                 print(String(format: "peak memory (VmHWM) %.2f GB at batch %d", Double(peak) / 1e9, batchSize))
