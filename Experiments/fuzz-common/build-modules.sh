@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds ScreenLab's reader modules as static libraries with swiftc (libYAML with clang), for the
 # libFuzzer harnesses in Experiments/*-fuzz: CYaml + Yams (Support's YAML entry point needs them),
-# Support, Tensor, Weights, Imaging, Plotting, Data, Evaluation and Augment, into $OUT with extra
+# Support, Tensor, Weights, Imaging, Typography, Plotting, Data, Evaluation and Augment, into $OUT with extra
 # swiftc flags in $FLAGS (e.g. "-Onone -g -enable-testing -sanitize=fuzzer,address") and C flags in
 # $CFLAGS. $MODULES limits the list (default: all). Needs `swift build` to have fetched Yams once.
 set -eu
@@ -10,7 +10,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 OUT=${OUT:-$HERE/build}
 FLAGS=${FLAGS:-}
 CFLAGS=${CFLAGS:-}
-MODULES=${MODULES:-"Yams Support Tensor Weights Imaging Plotting Data Evaluation Augment"}
+MODULES=${MODULES:-"Yams Support Tensor Weights Imaging Typography Plotting Data Evaluation Augment"}
 YAMS=$ROOT/.build/checkouts/Yams/Sources
 [ -d "$YAMS" ] || { echo "run 'swift build' once first: Yams is fetched into .build/checkouts"; exit 1; }
 mkdir -p "$OUT/cyaml"
@@ -20,7 +20,7 @@ module() {  # name, sources...
     swiftc $FLAGS -parse-as-library -module-name "$name" -emit-library -static -emit-module \
         -emit-module-path "$OUT/$name.swiftmodule" -I "$OUT" -L "$OUT" \
         -Xcc -DYAML_DECLARE_STATIC -I "$YAMS/CYaml/include" -I "$ROOT/Sources/CPNG" -I "$ROOT/Sources/CTurboJPEG" \
-        -o "$OUT/lib$name.a" "$@"
+        -I "$ROOT/Sources/CFreeType" -Xcc -I/usr/include/freetype2 -o "$OUT/lib$name.a" "$@"
 }
 wanted() { case " $MODULES " in *" $1 "*) return 0;; *) return 1;; esac; }
 if wanted Yams; then
@@ -35,6 +35,7 @@ wanted Support && module Support $(find "$ROOT"/Sources/Support -name "*.swift" 
 wanted Tensor && module Tensor "$ROOT"/Sources/Tensor/*.swift
 wanted Weights && module Weights "$ROOT"/Sources/Weights/*.swift
 wanted Imaging && module Imaging $(find "$ROOT"/Sources/Imaging -name "*.swift" | sort)
+wanted Typography && module Typography $(find "$ROOT"/Sources/Typography -name "*.swift" | sort)
 wanted Plotting && module Plotting $(find "$ROOT"/Sources/Plotting -name "*.swift" | sort)
 wanted Data && module Data $(find "$ROOT"/Sources/Data -name "*.swift" | sort)
 wanted Evaluation && module Evaluation $(find "$ROOT"/Sources/Evaluation -name "*.swift" | sort)

@@ -15,8 +15,8 @@ fi
 mkdir -p "$TARGET/build" "$TARGET/corpus"
 nice -n 19 swiftc -O -g -parse-as-library -sanitize=fuzzer,address -I "$MODULES_OUT" -L "$MODULES_OUT" \
     -Xcc -DYAML_DECLARE_STATIC -I "$HERE/../../.build/checkouts/Yams/Sources/CYaml/include" \
-    -I "$HERE/../../Sources/CPNG" -I "$HERE/../../Sources/CTurboJPEG" \
-    -lAugment -lEvaluation -lData -lPlotting -lImaging -lWeights -lTensor -lSupport -lYams -lCYaml -lpng16 -lturbojpeg \
+    -I "$HERE/../../Sources/CPNG" -I "$HERE/../../Sources/CTurboJPEG" -I "$HERE/../../Sources/CFreeType" -Xcc -I/usr/include/freetype2 \
+    -lAugment -lEvaluation -lData -lTypography -lPlotting -lImaging -lWeights -lTensor -lSupport -lYams -lCYaml -lpng16 -lturbojpeg -lfreetype \
     "$TARGET/FuzzTarget.swift" -o "$TARGET/build/$NAME-fuzz"
 cp "$TARGET"/seeds/* "$TARGET/corpus/" 2>/dev/null || true
 cd "$TARGET/build"

@@ -36,9 +36,13 @@ struct BenchTrainCommand: ParsableCommand {
     var peerBoxes = 35
 
     func validate() throws {
-        guard batchSize >= 2, threads >= 1, rounds >= 1, steps >= 1 else { throw usageError("batch size ≥ 2, threads, rounds and steps ≥ 1") }
+        guard batchSize >= 2 else { throw usageError("--batch-size must be at least 2 (batch norm in train mode needs it), got \(batchSize)") }
+        try OptionBounds.check("batch-size", batchSize, OptionBounds.batch)
+        try OptionBounds.check("threads", threads, OptionBounds.threads)
+        try OptionBounds.check("rounds", rounds, OptionBounds.rounds)
+        try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
-        guard (0...1000).contains(peerBoxes) else { throw usageError("--peer-boxes must lie in 0...1000, got \(peerBoxes)") }
+        try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
     }
 
     /// Experiments/torch-peer of this checkout.

@@ -16,6 +16,8 @@ final class NumericOptionTests: XCTestCase {
             (["bench", "loader", "--workers", "4294967297"], "--workers"),
             (["bench", "loader", "--threads", "4294967297"], "--threads"),
             (["bench", "predict", "--rounds", "0"], "--rounds"),
+            (["bench", "train", "--rounds", "4294967297"], "--rounds"),
+            (["bench", "train", "--steps", "4294967297"], "--steps"),
             (["bench", "predict", "--batch1-runs", "4294967297"], "--batch1-runs"),
             (["predict", "--weights", "w.slw", "x.png", "--out", "o", "--batch", "0"], "--batch"),
             (["predict", "--weights", "w.slw", "x.png", "--out", "o", "--batch", "4294967297"], "--batch"),
