@@ -25,6 +25,7 @@ struct EvaluateOrderCommand: ParsableCommand {
     @Option(help: "Random seed of the generator.") var seed: UInt64 = 0
     @Option(help: "Class mix: a preset (default, rare-controls) or Class=multiplier pairs (as for data synth).") var classMix: String = "default"
     @Option(help: "Number of synthetic apps (default: one per 12 screens, at least 3, as for data synth).") var apps: Int?
+    @Option(help: "Chance of an alert dialog on a screen (as for data synth).") var dialogProbability: Double = SyntheticConfig().dialogProbability
     @Option(help: "Folder for order.tsv and the worst screens' pictures (new or empty).") var out: String?
     @Option(help: "Worst screens to draw into --out.") var worst: Int = 6
 
@@ -37,7 +38,7 @@ struct EvaluateOrderCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let config = SyntheticConfig(seed: seed, appCount: apps ?? max(3, synthetic / 12), classMix: try ClassMix.parse(classMix))
+            let config = SyntheticConfig(seed: seed, appCount: apps ?? max(3, synthetic / 12), dialogProbability: dialogProbability, classMix: try ClassMix.parse(classMix))
             let generator = try SyntheticScreenGenerator(config: config)
             let folder = try out.map { try OutputFolder(URL(fileURLWithPath: $0), existing: .mustBeEmpty) }
             let progress = ProgressLine("evaluate-order", total: synthetic, unit: "screens")
