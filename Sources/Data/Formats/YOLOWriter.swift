@@ -5,7 +5,8 @@ import Support
 /// `classes.txt`, `images/` (links or copies of the source images), `labels/*.txt` (one per
 /// image, empty for an image without boxes), `splits/NAME.txt` and `manifest.tsv` (sizes and
 /// groups, so reading back opens no image) and, when some box has a state (`selected`,
-/// `clickable`), `attributes.tsv` (see `YOLOAttributes`): label lines stay standard YOLO.
+/// `clickable`), `attributes.tsv` (see `YOLOAttributes`), and when samples carry their true
+/// screen-reader elements, `accessibility.tsv` (`AccessibilityElementsFile`): label lines stay standard YOLO.
 public enum YOLOWriter {
     public enum ImageMode {
         /// Symbolic links to the source images: a new label set costs no image bytes.
@@ -55,7 +56,7 @@ public enum YOLOWriter {
             }
             if let elements = sample.accessibilityElements {
                 guard elements.allSatisfy({ $0.allSatisfy { sample.annotations.indices.contains($0) } }) else {
-                    throw DatasetError.unreadable(file: sample.imagePath, line: nil, reason: "an accessibility element refers to a box the image does not have")
+                    throw DatasetError.unreadable(file: sample.imagePath, line: nil, reason: "an accessibility element refers to a box the image does not have; fix the sample's accessibilityElements or set them to nil")
                 }
                 accessibility.rows[key] = elements.map { $0.map { $0 + 1 } }
             }
