@@ -16,6 +16,7 @@ struct ScreenLab: ParsableCommand {
             DataCommand.self,
             AugmentCommand.self,
             EvaluateCommand.self,
+            EvaluateOrderCommand.self,
             ThresholdsCommand.self,
             CompareCommand.self,
             WeightsCommand.self,

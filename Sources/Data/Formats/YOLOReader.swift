@@ -23,6 +23,7 @@ public enum YOLOReader {
         let manifest = try ImageManifest.read(layout.root.appendingPathComponent(ImageManifest.fileName))
         let attributesURL = layout.root.appendingPathComponent(YOLOAttributes.fileName)
         let attributes = try YOLOAttributes.read(attributesURL).map { (table: $0, file: attributesURL) }
+        let accessibility = try AccessibilityElementsFile.read(layout.root.appendingPathComponent(AccessibilityElementsFile.fileName))
         var dataset = Dataset(root: layout.root, classes: layout.classes)
         var indexByPath: [String: Int] = [:]
         let named: [(name: String?, images: [YOLOLayout.ImageEntry])] =
@@ -46,7 +47,7 @@ public enum YOLOReader {
                     continue
                 }
                 guard let sample = try readSample(entry, layout: layout, manifest: options.useManifestSizes ? manifest : nil,
-                                                  groups: manifest, attributes: attributes, issues: issues) else { continue }
+                                                  groups: manifest, attributes: attributes, accessibility: accessibility, issues: issues) else { continue }
                 indexByPath[entry.url.path] = dataset.samples.count
                 indices.append(dataset.samples.count)
                 dataset.samples.append(sample)
@@ -58,7 +59,8 @@ public enum YOLOReader {
     }
 
     static func readSample(_ entry: YOLOLayout.ImageEntry, layout: YOLOLayout, manifest: ImageManifest?, groups: ImageManifest?,
-                           attributes: (table: YOLOAttributes, file: URL)?, issues: IssueCollector) throws -> Sample? {
+                           attributes: (table: YOLOAttributes, file: URL)?, accessibility: AccessibilityElementsFile? = nil,
+                           issues: IssueCollector) throws -> Sample? {
         let key = manifestKey(entry.url, root: layout.root)
         let size: (width: Int, height: Int)
         if let row = manifest?.rows[key], FileManager.default.fileExists(atPath: entry.url.path) {
@@ -82,7 +84,8 @@ public enum YOLOReader {
         let imagePath = relativePath(entry.url, root: layout.root)
         issues.recordSources(lines.map { AnnotationSource(file: labelURL.path, line: $0) }, forImage: imagePath)
         return Sample(id: sampleID(entry.url, root: layout.root), imagePath: imagePath,
-                      width: size.width, height: size.height, annotations: annotations, group: groups?.rows[key]?.group)
+                      width: size.width, height: size.height, annotations: annotations, group: groups?.rows[key]?.group,
+                      accessibilityElements: accessibility?.elements(image: key, lines: lines))
     }
 
     /// The boxes of one label file; a missing file is an image without boxes.

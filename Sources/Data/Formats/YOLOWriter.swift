@@ -5,7 +5,8 @@ import Support
 /// `classes.txt`, `images/` (links or copies of the source images), `labels/*.txt` (one per
 /// image, empty for an image without boxes), `splits/NAME.txt` and `manifest.tsv` (sizes and
 /// groups, so reading back opens no image) and, when some box has a state (`selected`,
-/// `clickable`), `attributes.tsv` (see `YOLOAttributes`): label lines stay standard YOLO.
+/// `clickable`), `attributes.tsv` (see `YOLOAttributes`), and when samples carry their true
+/// screen-reader elements, `accessibility.tsv` (`AccessibilityElementsFile`): label lines stay standard YOLO.
 public enum YOLOWriter {
     public enum ImageMode {
         /// Symbolic links to the source images: a new label set costs no image bytes.
@@ -32,6 +33,7 @@ public enum YOLOWriter {
         let keys = try imageKeys(dataset)
         var manifest = ImageManifest()
         var attributes = YOLOAttributes()
+        var accessibility = AccessibilityElementsFile()
         for (sample, key) in zip(dataset.samples, keys) {
             let source = dataset.imageURL(of: sample).standardizedFileURL
             let relative = "images/\(key)"
@@ -52,6 +54,12 @@ public enum YOLOWriter {
                                                                                  clickable: annotation.clickable, fileLine: 0)
                 }
             }
+            if let elements = sample.accessibilityElements {
+                guard elements.allSatisfy({ $0.allSatisfy { sample.annotations.indices.contains($0) } }) else {
+                    throw DatasetError.unreadable(file: sample.imagePath, line: nil, reason: "an accessibility element refers to a box the image does not have; fix the sample's accessibilityElements or set them to nil")
+                }
+                accessibility.rows[key] = elements.map { $0.map { $0 + 1 } }
+            }
             let label = YOLOLayout.labelURL(forImage: URL(fileURLWithPath: "/" + relative)).path.dropFirst()
             try folder.write(text, to: String(label))
             manifest.rows[key] = ImageManifest.Row(width: sample.width, height: sample.height, group: sample.group)
@@ -63,6 +71,11 @@ public enum YOLOWriter {
             try folder.write(attributes.tsv(), to: YOLOAttributes.fileName)
         } else {
             try folder.removeOnCommit(YOLOAttributes.fileName)  // an earlier write's states would attach to these new label lines
+        }
+        if !accessibility.rows.isEmpty {
+            try folder.write(accessibility.tsv(), to: AccessibilityElementsFile.fileName)
+        } else {
+            try folder.removeOnCommit(AccessibilityElementsFile.fileName)  // likewise an earlier write's elements
         }
         for (name, indices) in dataset.splits.sorted(by: { $0.key < $1.key }) {
             guard !name.contains("/"), name != ".", name != "..", !name.isEmpty else {

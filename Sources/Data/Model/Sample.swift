@@ -12,9 +12,14 @@ public struct Sample: Equatable, Hashable, Codable {
     public var group: String?
     /// The image's id in a COCO annotation file, kept so predictions can refer to it.
     public var cocoImageID: Int?
+    /// The screen-reader elements a person expects, in the order they read them: each element
+    /// the indices into `annotations` it presents as one stop (a list row's Container with its
+    /// contents, a tab's icon and title). Synthetic screens know it (`TrueElements.swift`);
+    /// YOLO folders keep it in `accessibility.jsonl` (`AccessibilityElementsFile`).
+    public var accessibilityElements: [[Int]]?
 
     public init(id: String, imagePath: String, width: Int, height: Int, annotations: [Annotation] = [], group: String? = nil,
-                cocoImageID: Int? = nil) {
+                cocoImageID: Int? = nil, accessibilityElements: [[Int]]? = nil) {
         self.id = id
         self.imagePath = imagePath
         self.width = width
@@ -22,5 +27,6 @@ public struct Sample: Equatable, Hashable, Codable {
         self.annotations = annotations
         self.group = group
         self.cocoImageID = cocoImageID
+        self.accessibilityElements = accessibilityElements
     }
 }

@@ -22,24 +22,32 @@ extension ScreenBuilder {
     mutating func navigationBar(title: String, back: Bool) -> Double {
         let top = Self.statusBarHeight, barHeight = 44.0
         let m = theme.margin
+        let start = elements.count
         if back { icon(.back, x: m - 4, y: top + 10, size: 24, color: theme.accent) }
+        let toolbar = elements.count
         var right = width - m
         for _ in 0..<int(0...2) {
             let glyph = pick(IconGlyph.toolbar)
             icon(glyph, x: right - 24, y: top + 10, size: 24, color: theme.accent)
             right -= 36
         }
+        // Toolbar icons are drawn right to left; a reader takes them left to right, after the
+        // title when it sits between them and before a large title on the line below.
+        let titleMark = elements.count
+        let backButton = Array(start..<toolbar), icons = Array((toolbar..<titleMark).reversed())
         if theme.largeTitles {
             let factor = theme.titleFactor + 1
             if let fitted = fitting(title, factor: factor, maxWidth: width - 2 * m, bold: true) {
                 text(fitted, x: m, y: top + barHeight + 4, factor: factor, color: theme.primaryText, bold: true)
             }
+            arrangeElements(since: start, backButton + icons + Array(titleMark..<elements.count))
             return top + barHeight + 4 + lineHeight(factor) + 12
         }
         if let fitted = fitting(title, factor: theme.titleFactor, maxWidth: width - 2 * (width - right) - 8, bold: true) {
             let size = measure(fitted, factor: theme.titleFactor, bold: true)
             text(fitted, x: (width - size.width) / 2, centerY: top + barHeight / 2, factor: theme.titleFactor, color: theme.primaryText, bold: true)
         }
+        arrangeElements(since: start, backButton + Array(titleMark..<elements.count) + icons)
         if !theme.dark && chance(0.5) { separator(x: 0, y: top + barHeight, width: width) }
         return top + barHeight + 8
     }
@@ -57,6 +65,8 @@ extension ScreenBuilder {
             let glyph = glyphs.remove(at: int(0...(glyphs.count - 1)))
             let color = i == selected ? theme.accent : theme.secondaryText
             let cx = slot * (Double(i) + 0.5)
+            let element = beginElement()  // a tab button: its icon and title (§5.5 tab grouping)
+            defer { endElement(element) }
             icon(glyph, x: cx - 13, y: top + 6, size: 26, color: color, surface: theme.dark ? RGBA(22, 22, 24) : RGBA(249, 249, 251))
             let title = pick(words.screenTitles)
             if let fitted = fitting(title, factor: 1, maxWidth: slot - 4) {
@@ -86,8 +96,14 @@ extension ScreenBuilder {
         let surface: RGBA = theme.dark ? RGBA(44, 44, 46) : RGBA(248, 248, 250)
         // Hidden labels go first so the dialog's own labels stay.
         let hidden = BoundingBox(x: x * u, y: y * u, width: w * u, height: h * u)
-        annotations.removeAll { Self.intersectionFraction($0.box, hidden) > 0.5 }
+        removeLabels { Self.intersectionFraction($0.box, hidden) > 0.5 }
         for i in annotations.indices { annotations[i].box = Self.visibleExtent(of: annotations[i].box, under: hidden) }
+        // The alert is modal and in front: a person reads it first — its title and message as
+        // one element with the Dialog box, then its buttons left to right — and what shows
+        // around it after, in the order it had.
+        let behind = elements.count
+        let element = beginElement()
+        var buttonLabels: [Int] = []
         fillRounded(x, y, w, h, radius: 14, .solid(surface))
         let titleSize = measure(title, factor: 2, bold: true)
         text(title, x: x + (w - titleSize.width) / 2, y: y + 20, factor: 2, color: theme.primaryText, bold: true)
@@ -105,11 +121,15 @@ extension ScreenBuilder {
         for (i, title) in buttons.enumerated() {
             if i > 0 { fillRect(x + slot * Double(i), buttonTop, 1 / u, buttonHeight, theme.separator) }
             let size = measure(title, factor: 2, bold: i == buttons.count - 1)
-            text(title, x: x + slot * Double(i) + (slot - size.width) / 2, centerY: buttonTop + buttonHeight / 2, factor: 2,
-                 color: words.destructive.contains(title) ? RGBA(255, 59, 48) : theme.accent,
-                 bold: i == buttons.count - 1, clickable: true)
+            let color = words.destructive.contains(title) ? RGBA(255, 59, 48) : theme.accent
+            buttonLabels += labelIndex {
+                $0.text(title, x: x + slot * Double(i) + (slot - size.width) / 2, centerY: buttonTop + buttonHeight / 2, factor: 2,
+                        color: color, bold: i == buttons.count - 1, clickable: true)
+            }
         }
         label(.dialog, x: x, y: y, width: w, height: h)
+        endElement(element, apart: buttonLabels)
+        arrangeElements(since: 0, Array(behind..<elements.count) + Array(0..<behind))
     }
 
     /// The bounding box of the part of `box` that `cover` leaves visible. Only a cover spanning

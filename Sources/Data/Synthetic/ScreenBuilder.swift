@@ -15,6 +15,10 @@ struct ScreenBuilder {
     let fontUnit: Int
     /// Form field titles already on this screen (a form never asks for "Email" twice).
     var usedFieldTitles: Set<String> = []
+    /// The true screen-reader elements so far, as label indices, in reading order
+    /// (TrueElements.swift); `openElement` is where the element being drawn began.
+    var elements: [[Int]] = []
+    var openElement: Int?
 
     init(widthPoints: Int, heightPoints: Int, scale: Int, theme: AppTheme, mix: ClassMix = .standard, rng: SeededRandom) {
         self.mix = mix
@@ -37,6 +41,7 @@ struct ScreenBuilder {
             .clipped(toWidth: Double(image.width), height: Double(image.height))
         guard box.width >= 1, box.height >= 1 else { return }
         annotations.append(Annotation(classIndex: kind.rawValue, box: box, selected: selected, clickable: clickable))
+        if openElement == nil { elements.append([annotations.count - 1]) }
     }
 
     // MARK: Drawing in points

@@ -125,8 +125,10 @@ extension ScreenBuilder {
             y += 56
         }
         if chance(0.55, drawing: .checkboxSelected, .checkboxUnselected) {
+            let element = beginElement()  // a checkbox and its tappable caption are one control
             checkbox(x: x, y: y, size: 22, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
             text(words.checkboxCaptions[0], x: x + 32, centerY: y + 11, factor: 2, color: theme.primaryText, clickable: true)
+            endElement(element)
             y += 38
         }
         button(x: x, y: y, width: fieldWidth, title: pick(words.signInButtons))

@@ -28,6 +28,8 @@ extension ScreenBuilder {
         let leading = settings ? (chance(0.8) ? 2 : 0) : int(0...2)  // 0 none, 1 avatar, 2 badge icon
         let twoLines = !settings && chance(0.6)
         for row in 0..<rows {
+            let element = beginElement()  // the row: its Container with everything in it
+            defer { endElement(element) }
             let top = y + Double(row) * rowH
             var textX = x + m
             if leading == 1 {
@@ -83,6 +85,8 @@ extension ScreenBuilder {
         let h = (header ? 52 : 0) + pictureH + 74 + (chance(0.5) ? 36 : 0)
         guard y + h <= bottom else { return nil }
         let r = theme.cornerRadius
+        let element = beginElement()  // the card: its Container with everything in it
+        defer { endElement(element) }
         cardBackground(x: m, y: y, width: w, height: h, radius: r)
         var top = y
         if header {
@@ -142,6 +146,8 @@ extension ScreenBuilder {
             text(heading, x: m, y: y, factor: theme.titleFactor, color: theme.primaryText, bold: true)
         }
         var top = y + lineHeight(theme.titleFactor) + 10
+        let body = beginElement()  // the body's lines are one multi-line Text
+        defer { endElement(body) }
         for i in 0..<lines {
             let maxWidth = i == lines - 1 ? contentWidth * uniform(0.3, 0.9) : contentWidth
             if let line = fitting(phrase(int(8...16)), factor: factor, maxWidth: maxWidth) {
@@ -165,8 +171,13 @@ extension ScreenBuilder {
         for row in 0..<rows {
             for column in 0..<columns {
                 let x = m + Double(column) * (cell + gap), top = y + Double(row) * (rowH + gap)
+                // The cell is its picture with the caption lines under it (picture subtitle,
+                // §5.5); a favourite button on the picture is a control of its own, read after.
+                let element = beginElement()
+                var favourite: [Int] = []
+                defer { endElement(element, apart: favourite) }
                 picture(x: x, y: top, width: cell, height: pictureH, radius: theme.cornerRadius)
-                if chance(0.25) { icon(.heart, x: x + cell - 28, y: top + 8, size: 20, color: .white, labelled: true) }
+                if chance(0.25) { favourite = labelIndex { $0.icon(.heart, x: x + cell - 28, y: top + 8, size: 20, color: .white, labelled: true) } }
                 if let caption = fitting(phrase(int(1...3)), factor: 1, maxWidth: cell) {
                     text(caption, x: x, y: top + pictureH + 8, factor: 1, color: theme.primaryText, bold: true)
                 }
@@ -183,6 +194,8 @@ extension ScreenBuilder {
         guard y + size + 28 <= bottom else { return nil }
         let pictures = chance(0.5)
         for i in 0..<count {
+            let element = beginElement()  // a shortcut: its picture or icon with the caption under it
+            defer { endElement(element) }
             let cx = slot * (Double(i) + 0.5)
             if pictures {
                 avatar(x: cx - size / 2, y: y, size: size)
@@ -217,11 +230,14 @@ extension ScreenBuilder {
         text(pick(words.sliderCaptions), x: m, y: y, factor: 1, color: theme.secondaryText)
         let withIcons = chance(0.6)
         let sx = m + (withIcons ? 30 : 0), sw = contentWidth - (withIcons ? 60 : 0)
+        let mark = elements.count
         if withIcons {
             icon(.clock, x: m, y: y + 26, size: 18, color: theme.secondaryText)
             icon(.clock, x: m + contentWidth - 22, y: y + 24, size: 22, color: theme.secondaryText)
         }
         slider(x: sx, y: y + 20, width: sw)
+        // Read left to right: the small icon, the slider, the large icon.
+        if elements.count - mark == 3 { arrangeElements(since: mark, [mark, mark + 2, mark + 1]) }
         return y + 64
     }
 
@@ -241,11 +257,13 @@ extension ScreenBuilder {
             top += fieldH
         }
         for _ in 0..<checkboxes {
+            let element = beginElement()  // a checkbox and its tappable caption are one control
             checkbox(x: m, y: top + 4, size: 22, checked: selected(0.35, .checkboxSelected, .checkboxUnselected))
             if let caption = fitting(pick(words.checkboxCaptions),
                                      factor: 2, maxWidth: contentWidth - 34) {
                 text(caption, x: m + 34, centerY: top + 15, factor: 2, color: theme.primaryText, clickable: true)
             }
+            endElement(element)
             top += 36
         }
         if let buttonTitle {
@@ -261,6 +279,8 @@ extension ScreenBuilder {
         let rows = min(int(2...5), Int((bottom - y) / rowH))
         guard rows >= 1 else { return nil }
         for row in 0..<rows {
+            let element = beginElement()  // the row: its Container, checkbox and text
+            defer { endElement(element) }
             let top = y + Double(row) * rowH
             checkbox(x: m, y: top + (rowH - 24) / 2, size: 24, checked: selected(0.3, .checkboxSelected, .checkboxUnselected))
             if let line = fitting(phrase(int(2...6)), factor: 2, maxWidth: contentWidth - 40) {

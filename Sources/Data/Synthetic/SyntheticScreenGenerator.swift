@@ -44,7 +44,7 @@ public struct SyntheticScreenGenerator {
         builder.composeScreen(kind: kind, dialogProbability: config.dialogProbability)
         let id = Self.sampleID(index: index)
         let sample = Sample(id: id, imagePath: "images/\(id).png", width: builder.image.width, height: builder.image.height,
-                            annotations: builder.annotations, group: Self.groupName(app: app))
+                            annotations: builder.annotations, group: Self.groupName(app: app), accessibilityElements: builder.elements)
         return (builder.image, sample)
     }
 

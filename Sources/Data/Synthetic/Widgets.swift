@@ -145,6 +145,8 @@ extension ScreenBuilder {
     /// A filled button labelled as a Container holding its Text.
     mutating func button(x: Double, y: Double, width w: Double, title: String, filled: Bool = true) {
         let h = 48.0
+        let element = beginElement()  // the button: its Container and title
+        defer { endElement(element) }
         if filled {
             fillRounded(x, y, w, h, radius: min(theme.cornerRadius + 4, h / 2), .solid(theme.accent))
         } else {

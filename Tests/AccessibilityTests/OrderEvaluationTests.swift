@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import Accessibility
+
+/// §5.6's order metric on a screen small enough to work out by hand, and `evaluate-order` on a
+/// few synthetic screens, checked for what must hold whatever the heuristics do.
+final class OrderEvaluationTests: XCTestCase {
+    /// Two Texts on a row, then a Picture with its caption 5 px under it (under 0.03 of the
+    /// 200 px screen, so picture subtitle groups them): the view reads 0, 1, {2, 3}.
+    func view() -> AccessibilityView {
+        let boxes: [(String, ScreenRect)] = [("Text", ScreenRect(x: 10, y: 10, width: 30, height: 10)), ("Text", ScreenRect(x: 60, y: 10, width: 30, height: 10)),
+                                             ("Picture", ScreenRect(x: 10, y: 50, width: 80, height: 40)), ("Text", ScreenRect(x: 10, y: 95, width: 40, height: 8))]
+        let detections = boxes.enumerated().map { ScreenDetection(classIndex: $0.offset, className: $0.element.0, box: $0.element.1, score: 1) }
+        return AccessibilityView(detections: detections, screen: ScreenSize(width: 100, height: 200))
+    }
+
+    func testTheTrueOrderScoresPerfect() {
+        let view = view()
+        XCTAssertEqual(view.elements.map(\.members), [[0], [1], [2, 3]])
+        let score = OrderEvaluation.score(view, truth: [[0], [1], [2, 3]])
+        XCTAssertEqual(score.insertions, 0)
+        XCTAssertEqual(score.reproduced, 3)
+        XCTAssertTrue(score.perfect)
+    }
+
+    func testOneElementOutOfPlaceIsOneInsertion() {
+        let score = OrderEvaluation.score(view(), truth: [[2, 3], [0], [1]])
+        XCTAssertEqual(score.producedOrder, [1, 2, 0])
+        XCTAssertEqual(score.insertions, 1)
+        XCTAssertEqual(score.reproduced, 3)
+    }
+
+    func testGroupingAndOrderAreScoredApart() {
+        // The truth joins the two Texts and keeps the caption apart: no true element is
+        // reproduced, but the reader still meets them in the true order (the caption after
+        // the picture, inside the produced group).
+        let score = OrderEvaluation.score(view(), truth: [[0, 1], [2], [3]])
+        XCTAssertEqual(score.producedOrder, [0, 1, 2])
+        XCTAssertEqual(score.insertions, 0)
+        XCTAssertEqual(score.reproduced, 0)
+        // A true element the view never shows (no such detection) is one step.
+        XCTAssertEqual(OrderEvaluation.score(view(), truth: [[0], [1], [2, 3], [9]]).insertions, 1)
+    }
+
+    func testSummaryGivesThePapersNumbers() {
+        func score(_ insertions: Int) -> OrderEvaluation.Score {
+            OrderEvaluation.Score(trueElements: 10, producedElements: 8, insertions: insertions, reproduced: 5, producedOrder: [])
+        }
+        let summary = OrderEvaluation.Summary([score(0), score(0), score(1), score(3)])
+        XCTAssertEqual(summary.screens, 4)
+        XCTAssertEqual(summary.perfectShare, 0.5)
+        XCTAssertEqual(summary.underOnePerTenShare, 0.5, "1 error in 10 elements is not under 1 per 10")
+        XCTAssertEqual(summary.meanErrors, 1)
+        XCTAssertEqual(summary.maximumErrors, 3)
+        XCTAssertEqual(summary.groupAgreement, 0.5)
+        XCTAssertTrue(summary.text.contains("73.7 %"))
+    }
+
+    func testTrueViewDrawsTheTruth() {
+        let truth = OrderEvaluation.trueView(view(), truth: [[2, 3], [0], [1]])
+        XCTAssertEqual(truth.elements.map(\.members), [[2, 3], [0], [1]])
+        XCTAssertEqual(truth.elements[0].box, ScreenRect(minX: 10, minY: 50, maxX: 90, maxY: 103))
+    }
+
+    /// The real binary on 8 synthetic screens: every screen scored, each produced order a
+    /// permutation of its true elements, steps fewer than elements.
+    func testEvaluateOrderOnSyntheticScreens() throws {
+        let out = try TestFolders.make("evaluate-order").appendingPathComponent("out")
+        let (status, output) = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "8", "--seed", "3", "--out", out.path, "--worst", "2"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("perfect order:"), output)
+        let rows = try String(contentsOf: out.appendingPathComponent("order.tsv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        XCTAssertEqual(rows.count, 8)
+        for row in rows {
+            let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let trueElements = try XCTUnwrap(Int(fields[1])), insertions = try XCTUnwrap(Int(fields[3])), reproduced = try XCTUnwrap(Int(fields[4]))
+            XCTAssertGreaterThan(trueElements, 0, String(row))
+            XCTAssertLessThan(insertions, trueElements, String(row))
+            XCTAssertLessThanOrEqual(reproduced, trueElements, String(row))
+            XCTAssertEqual(fields[5].split(separator: ",").compactMap { Int($0) }.sorted(), Array(1...trueElements), String(row))
+        }
+    }
+}
