@@ -19,6 +19,8 @@ public struct EvaluationResult: Equatable {
     public var options: EvaluationOptions
     public var imageCount: Int
     public var classes: [ClassEvaluation]
+    /// COCO's summary (mAP@0.5:0.95, AP75, AR@caps) at `options.effectiveCOCOMaxDetections`.
+    public var coco: COCOSummary?
 
     /// Mean over classes that have ground truth.
     public var map50: Double? { Self.mean(classes.map { ($0.ap50, $0.groundTruth) }, weighted: false) }
@@ -50,6 +52,9 @@ public struct DetectionEvaluator {
         }
         if let cap = options.maxDetections, cap < 1 {
             throw EvaluationError.invalidOption("max detections must be at least 1, got \(cap)")
+        }
+        guard options.cocoMaxDetections >= 1 else {
+            throw EvaluationError.invalidOption("the COCO summary's detection cap must be at least 1, got \(options.cocoMaxDetections)")
         }
         for (i, p) in predictions.enumerated() {
             guard (0..<samples.count).contains(p.imageIndex), (0..<classNames.count).contains(p.classIndex), p.score.isFinite else {
@@ -84,7 +89,8 @@ public struct DetectionEvaluator {
                 apCenter: AveragePrecision.compute(byCenter, interpolation: options.interpolation),
                 curve: OperatingCurve(byIoU), centerCurve: OperatingCurve(byCenter)))
         }
-        return EvaluationResult(options: options, imageCount: index.imageCount, classes: classes)
+        return EvaluationResult(options: options, imageCount: index.imageCount, classes: classes,
+                                coco: index.cocoSummary(cap: options.effectiveCOCOMaxDetections))
     }
 
     /// Confusion matrix at one confidence per class (same value everywhere for a global threshold).

@@ -17,6 +17,9 @@ struct EvaluationIndex {
     let det: [PredictedBox]
     /// det[classStart[c] ..< classStart[c + 1]] are the detections of class c.
     let classStart: [Int]
+    /// Position of det[d] among the kept detections of its image and class (0 = best scored), in
+    /// the order pycocotools sorts one image's detections (score desc, stable), for maxDets cuts.
+    let detImageRank: [Int32]
 
     init(samples: [Sample], classCount: Int, predictions: [PredictedBox], maxDetections: Int?) {
         self.classCount = classCount
@@ -59,6 +62,8 @@ struct EvaluationIndex {
         }
         var kept: [PredictedBox] = []
         kept.reserveCapacity(sorted.count)
+        var imageRank: [Int32] = []
+        imageRank.reserveCapacity(sorted.count)
         var starts = [Int](repeating: 0, count: classCount + 1)
         var perImage = [Int](repeating: 0, count: samples.count)
         var currentClass = -1
@@ -70,17 +75,17 @@ struct EvaluationIndex {
                 touched.removeAll(keepingCapacity: true)
                 currentClass = p.classIndex
             }
-            if let cap = maxDetections {
-                if perImage[p.imageIndex] == 0 { touched.append(p.imageIndex) }
-                perImage[p.imageIndex] += 1
-                if perImage[p.imageIndex] > cap { continue }
-            }
+            if perImage[p.imageIndex] == 0 { touched.append(p.imageIndex) }
+            perImage[p.imageIndex] += 1
+            if let cap = maxDetections, perImage[p.imageIndex] > cap { continue }
+            imageRank.append(Int32(clamping: perImage[p.imageIndex] - 1))
             kept.append(p)
             starts[p.classIndex + 1] += 1
         }
         for c in 0..<classCount { starts[c + 1] += starts[c] }
         det = kept
         classStart = starts
+        detImageRank = imageRank
     }
 
     /// Position of each image in the order score ties across images are broken: ascending COCO

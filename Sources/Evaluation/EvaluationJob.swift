@@ -56,9 +56,11 @@ extension EvaluationJob {
                                                predictions: set.predictions, options: options)
         let result = evaluator.evaluate()
         var classes = result.classes.enumerated().map { c, evaluation in
-            EvaluationReport.ClassReport(name: evaluation.name, groundTruth: evaluation.groundTruth, detections: evaluation.detections,
-                                         ap50: evaluation.ap50, apCenter: evaluation.apCenter,
-                                         curveCSV: "curves/\(ReportFiles.slugs(dataset.classes)[c]).csv")
+            var report = EvaluationReport.ClassReport(name: evaluation.name, groundTruth: evaluation.groundTruth, detections: evaluation.detections,
+                                                      ap50: evaluation.ap50, apCenter: evaluation.apCenter,
+                                                      curveCSV: "curves/\(ReportFiles.slugs(dataset.classes)[c]).csv")
+            if let coco = result.coco { report.coco = .init(coco.classes[c], caps: coco.caps) }
+            return report
         }
         var confidences = [Double](repeating: confidence, count: dataset.classes.count)
         var source: EvaluationReport.ThresholdSource?
@@ -101,7 +103,7 @@ extension EvaluationJob {
             map50: result.map50, mapCenter: result.mapCenter, weightedMap50: result.weightedMap50, weightedMapCenter: result.weightedMapCenter,
             thresholds: source,
             confusion: .init(labels: matrix.labels, thresholds: confidences.map { $0.isFinite ? $0 : nil }, counts: matrix.counts),
-            notes: dataset.notes + set.notes)
+            notes: dataset.notes + set.notes, coco: result.coco.map(COCOSummaryReport.init))
         return EvaluationOutcome(report: report, result: result, confusion: matrix, warnings: warnings)
     }
 }

@@ -19,9 +19,11 @@ public struct EvaluationReport: Equatable, Codable {
         public var keptDetections: Int?
         /// Operating points (one per distinct score) under IoU matching, relative to the report folder.
         public var curveCSV: String
+        /// COCO's summary for this class; nil without ground truth, and in reports written before it.
+        public var coco: COCOSummaryReport.ClassScores?
 
         enum CodingKeys: String, CodingKey {
-            case name, detections, threshold, precision, recall, f1, keptDetections = "detections_kept"
+            case name, detections, threshold, precision, recall, f1, keptDetections = "detections_kept", coco
             case groundTruth = "ground_truth", ap50, apCenter = "ap_center", curveCSV = "curve_csv"
         }
 
@@ -39,6 +41,7 @@ public struct EvaluationReport: Equatable, Codable {
             try c.encode(ap50, forKey: .ap50)
             try c.encode(apCenter, forKey: .apCenter)
             try c.encode(curveCSV, forKey: .curveCSV)
+            try c.encode(coco, forKey: .coco)
             if threshold != nil || precision != nil {
                 try c.encode(threshold, forKey: .threshold)
                 try c.encode(precision, forKey: .precision)
@@ -146,9 +149,11 @@ public struct EvaluationReport: Equatable, Codable {
     public var thresholds: ThresholdSource?
     public var confusion: Confusion
     public var notes: [String]
+    /// COCO's summary (mAP@0.5:0.95, AP75, AR at the caps); nil in reports written before it.
+    public var coco: COCOSummaryReport? = nil
 
     enum CodingKeys: String, CodingKey {
-        case format, data, predictions, images, classes, thresholds, confusion, notes, interpolation
+        case format, data, predictions, images, classes, thresholds, confusion, notes, interpolation, coco
         case predictionsRead = "predictions_read", predictionsSkipped = "predictions_skipped"
         case iouThreshold = "iou_threshold", maxDetections = "max_detections"
         case map50, mapCenter = "map_center", weightedMap50 = "weighted_map50", weightedMapCenter = "weighted_map_center"
@@ -173,6 +178,7 @@ public struct EvaluationReport: Equatable, Codable {
         try c.encode(thresholds, forKey: .thresholds)
         try c.encode(confusion, forKey: .confusion)
         try c.encode(notes, forKey: .notes)
+        try c.encodeIfPresent(coco, forKey: .coco)
     }
 
     public static let currentFormat = 1

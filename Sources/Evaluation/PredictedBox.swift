@@ -30,12 +30,23 @@ public struct EvaluationOptions: Equatable {
     public var interpolation: Interpolation
     /// Keep only the N highest-scoring detections per image and class (COCOeval's maxDets); nil keeps all.
     public var maxDetections: Int?
+    /// The per-image-and-class cap of COCO's summary (mAP@0.5:0.95, AR@cap). COCOeval's default
+    /// is 100; ScreenLab's post-processing keeps up to 300 boxes per screen, so 300 cuts nothing a
+    /// ScreenLab model outputs. A smaller `maxDetections` lowers it (those detections are gone).
+    public var cocoMaxDetections: Int
 
-    public init(iouThreshold: Double = 0.5, interpolation: Interpolation = .allPoint, maxDetections: Int? = nil) {
+    public static let defaultCOCOMaxDetections = 300
+
+    public init(iouThreshold: Double = 0.5, interpolation: Interpolation = .allPoint, maxDetections: Int? = nil,
+                cocoMaxDetections: Int = EvaluationOptions.defaultCOCOMaxDetections) {
         self.iouThreshold = iouThreshold
         self.interpolation = interpolation
         self.maxDetections = maxDetections
+        self.cocoMaxDetections = cocoMaxDetections
     }
+
+    /// The cap COCO's summary actually uses: detections beyond `maxDetections` were never kept.
+    public var effectiveCOCOMaxDetections: Int { min(cocoMaxDetections, maxDetections ?? .max) }
 }
 
 public enum EvaluationError: Error, CustomStringConvertible {

@@ -26,6 +26,8 @@ public struct ReportComparison {
         var out: [String] = []
         let settings = Set(reports.map { "IoU \($0.iouThreshold), \($0.interpolation)" })
         if settings.count > 1 { out.append("reports use different settings (\(settings.sorted().joined(separator: " vs "))): AP values are not comparable") }
+        let caps = Set(reports.compactMap { $0.coco?.maxDetections })
+        if caps.count > 1 { out.append("COCO summaries use different detection caps (\(caps.sorted().map(String.init).joined(separator: " vs ")) per image and class): AP50:95 values are not comparable") }
         let data = Set(reports.map(\.data.description))
         if data.count > 1 { out.append("reports are on different data: \(data.sorted().joined(separator: " vs "))") }
         if confusionThresholdsDiffer {
@@ -34,9 +36,28 @@ public struct ReportComparison {
         return out
     }
 
-    func value(_ r: Int, _ name: String, center: Bool) -> Double? {
+    /// The compared numbers; COCO's mAP@0.5:0.95 only when a report has it (older ones do not).
+    enum Metric: String { case ap50 = "AP50", center = "APc", coco = "AP50:95" }
+
+    var metrics: [Metric] { [.ap50, .center] + (reports.contains { $0.coco != nil } ? [.coco] : []) }
+
+    func value(_ r: Int, _ name: String, _ metric: Metric) -> Double? {
         guard let c = reports[r].classes.first(where: { $0.name == name }) else { return nil }
-        return center ? c.apCenter : c.ap50
+        switch metric {
+        case .ap50: return c.ap50
+        case .center: return c.apCenter
+        case .coco: return c.coco?.ap
+        }
+    }
+
+    /// COCO's summary has no ground-truth-weighted mean ("—").
+    func mean(_ r: Int, _ metric: Metric, weighted: Bool) -> Double? {
+        let report = reports[r]
+        switch metric {
+        case .ap50: return weighted ? report.weightedMap50 : report.map50
+        case .center: return weighted ? report.weightedMapCenter : report.mapCenter
+        case .coco: return weighted ? nil : report.coco?.map
+        }
     }
 
     /// Cells as plain strings plus the sign of each delta (for colouring).
@@ -45,14 +66,15 @@ public struct ReportComparison {
     func rows() -> (header: [String], rows: [Row]) {
         let n = reports.count
         let short = (0..<n).map { Self.letter($0) }
+        let metrics = metrics
         var header = ["Class"]
-        for metric in ["AP50", "APc"] {
+        for metric in metrics.map(\.rawValue) {
             header += short.map { "\(metric) \($0)" } + (1..<n).map { "Δ\(metric) \(short[$0])-\(short[0])" }
         }
-        func line(_ name: String, _ get: (Int, Bool) -> Double?) -> Row {
+        func line(_ name: String, _ get: (Int, Metric) -> Double?) -> Row {
             var cells = [name], signs = [0]
-            for center in [false, true] {
-                let values = (0..<n).map { get($0, center) }
+            for metric in metrics {
+                let values = (0..<n).map { get($0, metric) }
                 cells += values.map(ReportMarkdown.percent); signs += Array(repeating: 0, count: n)
                 for i in 1..<n {
                     if let a = values[0], let b = values[i] {
@@ -64,10 +86,17 @@ public struct ReportComparison {
             }
             return Row(cells: cells, signs: signs)
         }
-        var rows = classNames.map { name in line(name) { value($0, name, center: $1) } }
-        rows.append(line("Mean") { $1 ? reports[$0].mapCenter : reports[$0].map50 })
-        rows.append(line("Weighted mean") { $1 ? reports[$0].weightedMapCenter : reports[$0].weightedMap50 })
+        var rows = classNames.map { name in line(name) { value($0, name, $1) } }
+        rows.append(line("Mean") { mean($0, $1, weighted: false) })
+        rows.append(line("Weighted mean") { mean($0, $1, weighted: true) })
         return (header, rows)
+    }
+
+    /// Names the COCO cap next to the table when AP50:95 is shown (COCO's 100 is not ScreenLab's 300).
+    var capNote: String {
+        let caps = reports.compactMap { $0.coco?.maxDetections }
+        guard let first = caps.first else { return "" }
+        return Set(caps).count == 1 ? "; AP50:95 is COCO's mAP@0.5:0.95 at \(first) detections per image and class" : "; AP50:95 is COCO's mAP@0.5:0.95"
     }
 
     static func letter(_ i: Int) -> String { i < 26 ? String(UnicodeScalar(UInt8(65 + i))) : "R\(i + 1)" }
@@ -120,6 +149,7 @@ public struct ReportComparison {
             }.joined(separator: "  ")
         }
         var out = labels.enumerated().map { "\(Self.letter($0.offset)) = \($0.element)" }.joined(separator: "\n") + "\n\n"
+        if !capNote.isEmpty { out += "AP in %\(capNote)\n" }
         out += render(header, Array(repeating: 0, count: header.count)) + "\n"
         for (index, row) in rows.enumerated() {
             if index == rows.count - 2 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n" }
@@ -157,7 +187,7 @@ public struct ReportComparison {
         let (header, rows) = rows()
         var out = "# Comparison\n\n" + labels.enumerated().map { "- **\(Self.letter($0.offset))**: `\($0.element)` (\(reports[$0.offset].data.description))" }.joined(separator: "\n") + "\n"
         for warning in warnings { out += "- ⚠️ \(warning)\n" }
-        out += "\nAP in %, Δ in percentage points.\n\n| " + header.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: header.count - 1) + "\n"
+        out += "\nAP in %, Δ in percentage points\(capNote).\n\n| " + header.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: header.count - 1) + "\n"
         for row in rows { out += "| " + row.cells.joined(separator: " | ") + " |\n" }
         if showsThresholds {
             out += "\n## Thresholds\n\n\(Self.thresholdsCaption).\n\n| Class | " + (0..<reports.count).map(Self.letter).joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: reports.count) + "\n"
@@ -175,7 +205,7 @@ public struct ReportComparison {
         let e = SVG.escape
         var body = "<h1>Comparison</h1>\n<ul>" + labels.enumerated().map { "<li><b>\(Self.letter($0.offset))</b>: \(e($0.element)) (\(e(reports[$0.offset].data.description)))</li>" }.joined()
         for warning in warnings { body += "<li class=\"warn\">\(e(warning))</li>" }
-        body += "</ul><p>AP in %, Δ in percentage points.</p>\n"
+        body += "</ul><p>AP in %, Δ in percentage points\(e(capNote)).</p>\n"
         body += ReportHTML.table(header: header, rows: rows.map { row in
             row.cells.enumerated().map { i, cell in row.signs[i] == 0 ? e(cell) : "<span class=\"\(row.signs[i] > 0 ? "pos" : "neg")\">\(e(cell))</span>" }
         })

@@ -125,6 +125,13 @@ extension ReportFiles {
         out += pad("Mean") + cell(p(r.map50), 8) + cell(p(r.mapCenter), 11) + "\n"
         out += pad("Weighted mean") + cell(p(r.weightedMap50), 8) + cell(p(r.weightedMapCenter), 11)
             + cell(String(r.classes.map(\.groundTruth).reduce(0, +)), 8)
+        if let coco = r.coco {
+            out += "\n\nCOCO (pycocotools COCOeval), at most \(coco.maxDetections) detections per image and class:\n"
+            let header = ReportCOCOTable.header(coco), rows = ReportCOCOTable.rows(r, coco)
+            out += pad(header[0]) + header.dropFirst().map { cell($0, 12) }.joined() + "\n"
+            for row in rows { out += pad(row[0]) + row.dropFirst().map { cell($0, 12) }.joined() + "\n" }
+            out.removeLast()
+        }
         if let t = r.thresholds { out += "\nthresholds picked on \(t.pickedOn.description); reported on \(t.reportedOn.description)" }
         return out
     }

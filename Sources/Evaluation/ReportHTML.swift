@@ -38,6 +38,10 @@ enum ReportHTML {
         rows.append(["<b>Mean</b>", p(r.map50), p(r.mapCenter), ""])
         rows.append(["<b>Weighted mean</b>", p(r.weightedMap50), p(r.weightedMapCenter), String(r.classes.map(\.groundTruth).reduce(0, +))])
         body += table(header: ["UI type", "AP (IoU ≥ \(r.iouThreshold))", "AP (center)", "Count"], rows: rows)
+        if let coco = r.coco {
+            body += "<h2>COCO summary (mAP@0.5:0.95, AR@\(coco.maxDetections))</h2>\n<p>\(e(ReportCOCOTable.caption(coco))).</p>\n"
+            body += table(header: ReportCOCOTable.header(coco), rows: ReportCOCOTable.rows(r, coco).map { $0.map(e) })
+        }
         if r.thresholds != nil {
             body += "<h2>At the chosen thresholds</h2>\n"
             let d = ReportMarkdown.decimal

@@ -30,6 +30,7 @@ enum ReportMarkdown {
         for c in r.classes { out += "| \(c.name) | \(percent(c.ap50)) | \(percent(c.apCenter)) | \(c.groundTruth) |\n" }
         out += "| **Mean** | \(percent(r.map50)) | \(percent(r.mapCenter)) | |\n"
         out += "| **Weighted mean** | \(percent(r.weightedMap50)) | \(percent(r.weightedMapCenter)) | \(r.classes.map(\.groundTruth).reduce(0, +)) |\n"
+        out += ReportCOCOTable.markdown(r)
         if r.thresholds != nil {
             out += "\n## At the chosen thresholds (\(r.data.description))\n\n"
             out += "| UI type | Confidence | Precision | Recall | F1 | Detections kept / all |\n|---|---:|---:|---:|---:|---:|\n"

@@ -19,7 +19,7 @@ private var useColor: Bool {
 
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "evaluate", abstract: "Score detections against a dataset: AP@IoU, center AP, curves, confusion matrix, reports.",
+        commandName: "evaluate", abstract: "Score detections against a dataset: AP@IoU, center AP, COCO's mAP@0.5:0.95 and AR, curves, confusion matrix, reports.",
         discussion: """
         Predictions are a COCO results file: [{"image_id", "category_id", "bbox": [x, y, w, h], "score"}], where image_id is the \
         COCO image id or the image's file name and category_id the COCO category id or the class name. Writes metrics.json, \
@@ -34,6 +34,8 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "IoU a match needs (≥).") var iou: Double = 0.5
     @Option(name: .long, help: "all-point (default) or coco101 (pycocotools-exact).") var interpolation: Interpolation = .allPoint
     @Option(name: .long, help: "Keep the N best detections per image and class (COCOeval maxDets). Default: no cap.") var maxDetections: Int?
+    @Option(name: .long, help: "Detections per image and class COCO's summary (mAP@0.5:0.95, AR) keeps; COCOeval's default is 100.")
+    var cocoMaxDetections: Int = EvaluationOptions.defaultCOCOMaxDetections
     @Option(name: .long, help: "Confusion-matrix confidence for all classes when no --thresholds are given.") var confidence: Double = 0.5
     @Flag(name: .long, help: "Skip and count bad prediction entries instead of stopping at the first.") var lenient = false
     @Option(name: .long, help: "Report folder.") var out: String
@@ -45,6 +47,7 @@ struct EvaluateCommand: ParsableCommand {
         guard (0...1).contains(scoreThreshold) else { throw usageError("--score-threshold must be in [0, 1], got \(scoreThreshold)") }
         guard iou > 0, iou <= 1 else { throw usageError("--iou must be in (0, 1], got \(iou)") }
         if let maxDetections, maxDetections < 1 { throw usageError("--max-detections must be at least 1") }
+        guard cocoMaxDetections >= 1 else { throw usageError("--coco-max-detections must be at least 1 (COCOeval's default is 100), got \(cocoMaxDetections)") }
         guard (0...1).contains(confidence) else { throw usageError("--confidence must be in [0, 1] (a detection confidence), got \(confidence)") }
     }
 
@@ -56,7 +59,8 @@ struct EvaluateCommand: ParsableCommand {
         let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
         let predictionsPath = try predictions ?? runWeights(weights!, on: dataset)
         var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictionsPath,
-                                options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections),
+                                options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections,
+                                                           cocoMaxDetections: cocoMaxDetections),
                                 lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence)
         if let split = reference.split {
             let inside = Set(whole.splits[split] ?? [])
@@ -201,7 +205,7 @@ struct BenchEvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate", abstract: "Time the evaluator on a large generated input.",
         discussion: """
-        Times matching, AP (both criteria), curves and the confusion matrix on the input in memory. With --write-json or \
+        Times matching, AP (both criteria), COCO's summary (10 IoU thresholds), curves and the confusion matrix on the input in memory. With --write-json or \
         --end-to-end it also times what `screenlab evaluate` does with the files: read gt.json, read predictions.json, score \
         (no report writing). Build with -c release for real numbers.
         """)
@@ -239,7 +243,7 @@ struct BenchEvaluateCommand: ParsableCommand {
         }
         defer { if writeJSON == nil, let jsonFolder { try? FileManager.default.removeItem(at: jsonFolder) } }
         var times: [Double] = []
-        var map = 0.0
+        var map = 0.0, cocoMAP = 0.0
         let progress = ProgressLine("bench evaluate", total: runs, unit: "runs")
         for _ in 0..<runs {
             let clock = Stopwatch()
@@ -249,12 +253,14 @@ struct BenchEvaluateCommand: ParsableCommand {
             _ = try evaluator.confusionMatrix(thresholds: Array(repeating: 0.5, count: classes))
             times.append(clock.seconds)
             map = result.map50 ?? .nan
+            cocoMAP = result.coco?.map ?? .nan
             progress.advance()
         }
         progress.finish()
         let sorted = times.sorted()
-        print(String(format: "evaluate: %d images x %d ground truth x %d detections, %d classes (%@): median %.3f s (min %.3f, max %.3f) over %d runs; mAP50 %.4f",
-                     images, groundTruth, detections, classes, interpolation.rawValue, sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], runs, map))
+        print(String(format: "evaluate: %d images x %d ground truth x %d detections, %d classes (%@): median %.3f s (min %.3f, max %.3f) over %d runs; mAP50 %.4f; COCO mAP@0.5:0.95 %.4f (maxDets %d)",
+                     images, groundTruth, detections, classes, interpolation.rawValue, sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1], runs, map,
+                     cocoMAP, EvaluationOptions.defaultCOCOMaxDetections))
         if let jsonFolder { try timeEndToEnd(folder: jsonFolder) }
         #if DEBUG
         print("note: debug build; use `swift build -c release` for the recorded number")
