@@ -32,21 +32,14 @@ public struct AccessibilityElementsFile: Equatable {
 
     static func parse(_ text: String, url: URL) throws -> AccessibilityElementsFile {
         var result = AccessibilityElementsFile()
-        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.isEmpty {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if offset == 0 {
-                guard fields == header else {
-                    throw DatasetError.unreadable(file: url.path, line: 1, reason: "header must be \(header.joined(separator: "<tab>")); fix or delete the file")
-                }
-                continue
-            }
+        for (line, fields) in try TabSeparatedFile.rows(text, header: header, url: url, remedy: "; fix or delete the file") {
             let elements = fields.count == 2 ? fields[1].split(separator: ";").map { $0.split(separator: ",").map { Int($0) } } : []
             guard fields.count == 2, !elements.isEmpty, elements.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ($0 ?? 0) >= 1 } }) else {
-                throw DatasetError.unreadable(file: url.path, line: offset + 1,
+                throw DatasetError.unreadable(file: url.path, line: line,
                                               reason: "expected image<tab>elements, elements like 1,2;3 (label lines ≥ 1); fix or delete the row")
             }
             guard result.rows[fields[0]] == nil else {
-                throw DatasetError.unreadable(file: url.path, line: offset + 1, reason: "\(fields[0]) has a row already; delete one of them")
+                throw DatasetError.unreadable(file: url.path, line: line, reason: "\(fields[0]) has a row already; delete one of them")
             }
             result.rows[fields[0]] = elements.map { $0.map { $0! } }
         }

@@ -35,24 +35,17 @@ public struct YOLOAttributes: Equatable {
 
     static func parse(_ text: String, url: URL) throws -> YOLOAttributes {
         var result = YOLOAttributes()
-        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.isEmpty {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if offset == 0 {
-                guard fields == header else {
-                    throw DatasetError.unreadable(file: url.path, line: 1, reason: "header must be \(header.joined(separator: "<tab>"))")
-                }
-                continue
-            }
+        for (line, fields) in try TabSeparatedFile.rows(text, header: header, url: url) {
             func flag(_ text: String) -> Bool?? { text.isEmpty ? .some(nil) : text == "true" ? true : text == "false" ? false : nil }
             guard fields.count == header.count, let labelLine = Int(fields[1]), labelLine >= 1, let classIndex = Int(fields[2]), classIndex >= 0,
                   let selected = flag(fields[3]), let clickable = flag(fields[4]) else {
-                throw DatasetError.unreadable(file: url.path, line: offset + 1,
+                throw DatasetError.unreadable(file: url.path, line: line,
                                               reason: "expected image, line (≥ 1), class (≥ 0), selected, clickable (true, false or empty), tab separated")
             }
             guard result.rows[fields[0]]?[labelLine] == nil else {
-                throw DatasetError.unreadable(file: url.path, line: offset + 1, reason: "\(fields[0]) line \(labelLine) has a row already")
+                throw DatasetError.unreadable(file: url.path, line: line, reason: "\(fields[0]) line \(labelLine) has a row already")
             }
-            result.rows[fields[0], default: [:]][labelLine] = Row(classIndex: classIndex, selected: selected, clickable: clickable, fileLine: offset + 1)
+            result.rows[fields[0], default: [:]][labelLine] = Row(classIndex: classIndex, selected: selected, clickable: clickable, fileLine: line)
         }
         return result
     }
