@@ -143,7 +143,7 @@ let package = Package(
         ], resources: [.copy("run_onnx.py")]),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
         .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],

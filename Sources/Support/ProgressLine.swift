@@ -9,7 +9,8 @@ public final class ProgressLine {
     private let total: Int
     private let unit: String
     private let interval: Double
-    private let clock = Stopwatch()
+    /// Seconds since the line started; tests pass a fake clock.
+    private let secondsSinceStart: () -> Double
     /// Elapsed seconds at the last draw (the first `advance` always draws).
     private var lastDraw = -Double.infinity
     private let enabled: Bool
@@ -21,11 +22,22 @@ public final class ProgressLine {
     /// `done` at the last plain line (non-terminal), so `finish` does not repeat it.
     private var lastLoggedDone = -1
     public private(set) var done = 0
+    /// Work done before this line started (a resumed epoch): counted in done/total and the
+    /// percentage, but not in the rate, which would otherwise claim the skipped part took no time.
+    private var doneBeforeStart = 0
 
     /// `isTerminal` and `write` default to standard error; tests pass their own.
-    public init(_ label: String, total: Int, unit: String = "items", interval: Double = 0.25, enabled: Bool = true,
+    public convenience init(_ label: String, total: Int, unit: String = "items", interval: Double = 0.25, enabled: Bool = true,
                 isTerminal: Bool = isatty(STDERR_FILENO) != 0,
                 write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+        let clock = Stopwatch()
+        self.init(label, total: total, unit: unit, interval: interval, enabled: enabled, isTerminal: isTerminal,
+                  write: write, secondsSinceStart: { clock.seconds })
+    }
+
+    init(_ label: String, total: Int, unit: String, interval: Double, enabled: Bool, isTerminal: Bool,
+         write: @escaping (String) -> Void, secondsSinceStart: @escaping () -> Double) {
+        self.secondsSinceStart = secondsSinceStart
         self.label = label
         self.total = total
         self.unit = unit
@@ -35,11 +47,18 @@ public final class ProgressLine {
         self.write = write
     }
 
-    public var elapsedSeconds: Double { clock.seconds }
+    public var elapsedSeconds: Double { secondsSinceStart() }
+
+    /// Marks `n` items as done earlier (before a resume), without drawing or counting them in the rate.
+    public func resume(at n: Int) {
+        precondition(done == 0, "resume(at:) comes before the first advance")
+        done = n
+        doneBeforeStart = n
+    }
 
     public func advance(by n: Int = 1, detail: String = "") {
         done += n
-        let now = clock.seconds
+        let now = secondsSinceStart()
         if enabled, done == total || now - lastDraw >= interval {
             lastDraw = now
             draw(detail: detail)
@@ -63,7 +82,7 @@ public final class ProgressLine {
 
     private func draw(detail: String) {
         let elapsed = max(elapsedSeconds, 1e-9)
-        let rate = Double(done) / elapsed
+        let rate = Double(done - doneBeforeStart) / elapsed
         let remaining = rate > 0 ? Double(total - done) / rate : .infinity
         let percent = total > 0 ? 100 * Double(done) / Double(total) : 100
         var line = String(format: "\r%@ %d/%d (%.0f%%) %.1f %@/s, elapsed %@, ETA %@", label, done, total, percent, rate, unit,

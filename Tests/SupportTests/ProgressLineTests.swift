@@ -36,4 +36,17 @@ final class ProgressLineTests: XCTestCase {
         }
         XCTAssertTrue(sink.text.hasSuffix("\n"), "the next message (an error) starts on its own line")
     }
+
+    func testAResumedLineCountsTheSkippedPartButNotInItsRate() {
+        let sink = Sink()
+        var now = 0.0
+        let progress = ProgressLine("epoch", total: 100, unit: "batches", interval: 0, enabled: true, isTerminal: false,
+                                    write: { sink.text += $0 }, secondsSinceStart: { now })
+        progress.resume(at: 80)
+        XCTAssertEqual(sink.text, "", "resuming draws nothing by itself")
+        now = 4
+        progress.advance(by: 2)
+        // 2 batches in 4 s since the resume: 0.5/s, and 18 left take 36 s — not 82/4 = 20.5/s and 1 s.
+        XCTAssertEqual(sink.text, "epoch 82/100 (82%) 0.5 batches/s, elapsed 00:04, ETA 00:36\n")
+    }
 }

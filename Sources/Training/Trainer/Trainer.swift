@@ -144,7 +144,7 @@ public final class Trainer {
             let epoch = state.epoch
             let batches = setup.loader.batchCount(epoch: epoch)
             let progress = ProgressLine("epoch \(epoch + 1)/\(state.totalEpochs)", total: batches, unit: "batches", enabled: options.showProgress)
-            progress.advance(by: state.batch)
+            progress.resume(at: state.batch)
             while state.batch < batches {
                 let clock = Stopwatch()
                 guard let (streamEpoch, index, batch) = try stream.next() else { break }

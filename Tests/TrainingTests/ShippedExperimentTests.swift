@@ -1,0 +1,48 @@
+import XCTest
+import Augment
+@testable import Training
+
+/// Every experiment file the repository ships must be one `screenlab train` accepts: a typo in
+/// an ablation arm would otherwise surface only when a study spread over sessions reaches it.
+/// Checks what can be checked without the data: the experiment's keys, its model file and its
+/// augmentation preset (with the preset's own strict reader), and that a dataset config it
+/// names is in the repository.
+final class ShippedExperimentTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func testEveryShippedExperimentParsesWithItsModelAndPreset() throws {
+        let folder = root.appendingPathComponent("Experiments")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 15, "the study's experiment files are in Experiments/: \(files)")
+        for file in files {
+            let url = folder.appendingPathComponent(file)
+            let config = try ExperimentConfig.load(contentsOf: url)
+            XCTAssertEqual(config.name, String(file.dropLast(5)))
+            XCTAssertNoThrow(try DetectorModelFile.load(contentsOf: root.appendingPathComponent(config.model)), file)
+            XCTAssertNoThrow(try AugmentPreset.load(from: AugmentPreset.locate(config.augment, from: root)), file)
+            if let dataset = config.data.dataset, dataset.hasSuffix(".yaml") {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent(dataset).path), "\(file): \(dataset)")
+            }
+        }
+    }
+
+    /// The augmentation ablation is a cumulative chain: each arm adds exactly one thing to the one before.
+    func testTheAugmentationAblationArmsAddOneThingEach() throws {
+        func arm(_ name: String) throws -> (preset: AugmentPreset, repeatThreshold: Double) {
+            let config = try ExperimentConfig.load(contentsOf: root.appendingPathComponent("Experiments/\(name).yaml"))
+            let preset = try AugmentPreset.load(from: AugmentPreset.locate(config.augment, from: root))
+            return (preset, config.repeatThreshold ?? preset.sampling.repeatThreshold)
+        }
+        let none = try arm("aug-none"), mosaic = try arm("aug-mosaic"), mixup = try arm("aug-mosaic-mixup")
+        let paste = try arm("aug-mosaic-mixup-copypaste"), sampling = try arm("aug-mosaic-mixup-copypaste-sampling")
+        let chain = [none, mosaic, mixup, paste, sampling]
+        XCTAssertEqual(chain.map { $0.preset.mosaic.probability > 0 }, [false, true, true, true, true])
+        XCTAssertEqual(chain.map { $0.preset.mixUp.probability > 0 }, [false, false, true, true, true])
+        XCTAssertEqual(chain.map { $0.preset.copyPaste.probability > 0 }, [false, false, false, true, true])
+        XCTAssertEqual(chain.map { $0.repeatThreshold > 0 }, [false, false, false, false, true])
+        for step in chain {
+            XCTAssertEqual(step.preset.scaleTranslate.probability, 0, "the chain leaves out what only the default preset adds")
+            XCTAssertEqual(step.preset.hsv.probability, 0)
+        }
+    }
+}
