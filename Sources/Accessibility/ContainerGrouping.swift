@@ -10,9 +10,13 @@ public enum ContainerGrouping {
     /// than `maximumContainerFraction` of the screen, stays a plain element. Tab Buttons are
     /// never taken: datasets that box the tab bar itself as a Container (vins-ui maps
     /// Bottom_Navigation to Container) would otherwise fold the tabs into one stop, losing
-    /// "tab i of n" — the bar stays an element before its tabs.
+    /// "tab i of n" — the bar stays an element before its tabs. Nor is a Dialog, or what lies
+    /// inside one, by a Container that is not on that dialog itself (`DialogLayer`): an alert
+    /// floats over the card it covers, and it is read first, on its own
+    /// (`AccessibilityView.navigationOrder`), not as one of the card's items.
     public static func apply(_ elements: [AccessibleElement], screen: ScreenSize, options: AccessibilityOptions = AccessibilityOptions()) -> [AccessibleElement] {
         let screenArea = screen.width * screen.height
+        let layer = DialogLayer.of(elements, options: options)
         let containers = elements.indices
             .filter { elements[$0].role == .container && elements[$0].grouping == nil }
             .filter { screenArea <= 0 || elements[$0].box.area <= options.maximumContainerFraction * screenArea }
@@ -23,7 +27,8 @@ public enum ContainerGrouping {
         for container in containers where !taken[container] {
             let outer = elements[container].box
             let inside = elements.indices.filter { i in
-                i != container && !taken[i] && elements[i].grouping != .tabButton && elements[i].box.isInside(outer, fraction: options.insideFraction)
+                i != container && !taken[i] && layer[i] == layer[container] && elements[i].grouping != .tabButton
+                    && elements[i].box.isInside(outer, fraction: options.insideFraction)
             }
             guard !inside.isEmpty else { continue }
             taken[container] = true

@@ -10,18 +10,21 @@ public enum PictureSubtitle {
     /// Our readings: the x-overlap is measured against the narrower box (`subtitleXOverlap`);
     /// "below" is `ScreenRect.hasBelow`; rule 3 compares with the elements below T1 that share
     /// its x-range (something far to the side is not what T1 could caption); a multi-line Text
-    /// already grouped counts as one T1; a Text two Pictures could claim goes to the nearer.
+    /// already grouped counts as one T1; a Text two Pictures could claim goes to the nearer; a
+    /// Text and a Picture on different layers (`DialogLayer`: an alert's button just under the
+    /// picture it covers) are not a subtitle and its picture.
     public static func apply(_ elements: [AccessibleElement], screen: ScreenSize, options: AccessibilityOptions = AccessibilityOptions()) -> [AccessibleElement] {
         let pictures = elements.indices.filter { elements[$0].role == .picture && elements[$0].grouping == nil }
         let texts = elements.indices.filter { elements[$0].role == .text }
         guard !pictures.isEmpty, !texts.isEmpty else { return elements }
         let byTop = elements.indices.sorted { elements[$0].box.minY < elements[$1].box.minY }
         let tops = byTop.map { elements[$0].box.minY }
+        let layer = DialogLayer.of(elements, options: options)
 
         // Rule 1–3 for a text under `above`: its gap, or nil when it is not a subtitle of it.
         func subtitleGap(_ text: Int, under above: Int) -> Double? {
             let t = elements[text].box, a = elements[above].box
-            guard a.hasBelow(t), t.xOverlap(a) >= options.subtitleXOverlap * min(t.width, a.width), min(t.width, a.width) > 0 else { return nil }
+            guard layer[text] == layer[above], a.hasBelow(t), t.xOverlap(a) >= options.subtitleXOverlap * min(t.width, a.width), min(t.width, a.width) > 0 else { return nil }
             let gap = a.gap(toBelow: t)
             guard gap < options.subtitleGap * screen.height else { return nil }
             // Rule 3: only elements starting within `gap` under T1 could be nearer.

@@ -20,7 +20,7 @@ public struct ScreenDetection: Equatable, Sendable {
 /// matching ignores case and surrounding spaces. Anything else is `.other` and passes
 /// through as a plain element.
 public enum DetectionRole: Equatable, Sendable {
-    case text, icon, picture, container, segmentedControl
+    case text, icon, picture, container, segmentedControl, dialog
     /// A Checkbox or Toggle whose class carries its state (§5.3: "our UI detection model
     /// includes selection states in detected UI types").
     case stateful(selected: Bool)
@@ -34,6 +34,7 @@ public enum DetectionRole: Equatable, Sendable {
         case "picture": self = .picture
         case "container": self = .container
         case "segmented control": self = .segmentedControl
+        case "dialog": self = .dialog
         case "checkbox (selected)", "toggle (selected)": self = .stateful(selected: true)
         case "checkbox (unselected)", "toggle (unselected)": self = .stateful(selected: false)
         default: self = .other

@@ -20,11 +20,11 @@ struct DataCheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Find missing/corrupt images, bad boxes and label lines, duplicates and split leaks.",
         discussion: """
-            DATASET is a dataset config (.yaml), a YOLO folder or a COCO .json. Every problem is printed
-            with its file and line, then counts per problem type; exits non-zero when there are problems.
+            DATASET is a dataset config (.yaml), a YOLO folder or a COCO .json. Every problem is printed \
+            with its file and line, then counts per problem type; exits non-zero when there are problems. \
             Every image's end is checked for truncation (JPEG end marker, PNG IEND); --decode decodes fully.
-            --fix --out DIR writes a NEW label set (boxes clipped to the image; zero-area, unknown-class
-            and malformed lines, broken images and repeated list entries left out) and lists every change;
+            --fix --out DIR writes a NEW label set (boxes clipped to the image; zero-area, unknown-class \
+            and malformed lines, broken images and repeated list entries left out) and lists every change; \
             the original is never edited.
             """)
 
@@ -102,8 +102,8 @@ struct DataSplitCommand: ParsableCommand {
         commandName: "split",
         abstract: "New train/val/test splits by group (app) or image, stratified by class, seeded.",
         discussion: """
-            Writes DIR as a YOLO dataset (labels, links to the images, splits/NAME.txt lists, manifest.tsv
-            with groups) that every command reads. --by group keeps each app in one split (the leakage
+            Writes DIR as a YOLO dataset (labels, links to the images, splits/NAME.txt lists, manifest.tsv \
+            with groups) that every command reads. --by group keeps each app in one split (the leakage \
             Screen Recognition warns about); samples without a group need --by image.
             """)
 

@@ -12,12 +12,12 @@ struct EvaluateOrderCommand: ParsableCommand {
         commandName: "evaluate-order",
         abstract: "Score the accessibility view's grouping and navigation order on synthetic screens.",
         discussion: """
-            Renders screens 0..<N of the synthetic generator (as `data synth` does with the same seed
-            and class mix), runs the accessibility view on their true boxes (perfect detections, so
-            only the heuristics and XY-cut are measured) and compares it with the true elements and
-            order the generator records: minimum insertion steps per screen (Screen Recognition
-            §5.6: 73.7 % of screens in perfect order, 0.67 errors per screen) and the share of true
-            elements reproduced exactly. With --out, writes order.tsv (one line per screen) and, for
+            Renders screens 0..<N of the synthetic generator (as `data synth` does with the same seed \
+            and class mix), runs the accessibility view on their true boxes (perfect detections, so \
+            only the heuristics and XY-cut are measured) and compares it with the true elements and \
+            order the generator records: minimum insertion steps per screen (Screen Recognition \
+            §5.6: 73.7 % of screens in perfect order, 0.67 errors per screen) and the share of true \
+            elements reproduced exactly. With --out, writes order.tsv (one line per screen) and, for \
             the worst screens, the produced view and the true one as numbered pictures.
             """)
 

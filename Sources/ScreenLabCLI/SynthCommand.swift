@@ -8,9 +8,9 @@ struct DataSynthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synth", abstract: "Render synthetic phone screens with exact boxes.",
         discussion: """
-            Writes OUT/images/synth-NNNNNN.png (fast PNG) and the labels: YOLO (classes.txt, labels/,
-            splits/{train,val,test}.txt, manifest.tsv with app groups) or COCO (OUT/annotations.json,
-            split and group per image). Splits are by app: all screens of one synthetic app land in one
+            Writes OUT/images/synth-NNNNNN.png (fast PNG) and the labels: YOLO (classes.txt, labels/, \
+            splits/{train,val,test}.txt, manifest.tsv with app groups) or COCO (OUT/annotations.json, \
+            split and group per image). Splits are by app: all screens of one synthetic app land in one \
             split. The same --seed gives the same screens for any --threads.
             """)
 

@@ -76,6 +76,46 @@ final class AccessibilityViewTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "debug build, shared machine: generous")
     }
 
+    /// An alert over a list (the synthetic generator's dialog): the alert is read first — its
+    /// box, title, message, then its buttons left to right — and the rows it dims after, top to
+    /// bottom as if it were not there, though it covers the middle of the screen.
+    func testADialogIsReadFirstThenTheScreenBehindIt() {
+        let screen = [
+            detection("Text", 10, 100, 200, 20),              // 0: row above the alert
+            detection("Text", 10, 330, 50, 20),               // 1: row beside the alert, on its left
+            detection("Dialog", 65, 300, 270, 160),           // 2
+            detection("Text", 150, 320, 100, 20),             // 3: title
+            detection("Text", 90, 360, 220, 16),              // 4: message
+            detection("Text", 110, 420, 60, 20),              // 5: "Cancel"
+            detection("Text", 230, 420, 60, 20),              // 6: "Delete"
+            detection("Icon", 360, 340, 24, 24),              // 7: beside, on its right
+            detection("Text", 10, 600, 200, 20),              // 8: row below
+        ]
+        let view = AccessibilityView(detections: screen, screen: phone)
+        XCTAssertEqual(view.elements.flatMap(\.members), [2, 3, 4, 5, 6, 0, 1, 7, 8])
+        // Without the dialog the same screen reads in place: XY-cut puts the alert's rows among the others.
+        let inPlace = AccessibilityView(detections: screen.enumerated().filter { $0.offset != 2 }.map(\.element), screen: phone)
+        XCTAssertEqual(inPlace.elements.first?.members, [0])
+    }
+
+    /// Two alerts apart are read in their own order, each followed by what it holds; one inside
+    /// another is read in place inside the outer one; a Dialog holding nothing still comes first.
+    func testSeveralDialogs() {
+        let screen = [
+            detection("Text", 10, 10, 100, 20),               // 0
+            detection("Dialog", 20, 400, 300, 200),           // 1: lower alert
+            detection("Text", 40, 420, 100, 20),              // 2: in 1
+            detection("Dialog", 20, 100, 300, 200),           // 3: upper alert
+            detection("Dialog", 40, 150, 200, 100),           // 4: inside 3
+            detection("Text", 60, 170, 100, 20),              // 5: in 4 (and 3)
+            detection("Text", 40, 120, 100, 20),              // 6: in 3, above 4
+        ]
+        let view = AccessibilityView(detections: screen, screen: phone)
+        XCTAssertEqual(view.elements.flatMap(\.members), [3, 6, 4, 5, 1, 2, 0])
+        let lone = AccessibilityView(detections: [detection("Text", 10, 10, 100, 20), detection("Dialog", 50, 300, 200, 100)], screen: phone)
+        XCTAssertEqual(lone.elements.flatMap(\.members), [1, 0])
+    }
+
     func testAContainerTooLargeToGroupIsReadBeforeWhatIsInsideAndDoesNotBlockTheCuts() {
         let screen = [
             detection("Text", 150, 20, 100, 20),                 // 0: title, above the backdrop

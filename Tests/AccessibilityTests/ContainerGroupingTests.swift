@@ -49,4 +49,19 @@ final class ContainerGroupingTests: XCTestCase {
         XCTAssertEqual(view.elements.map(\.kind), ["Container", "Tab Button", "Tab Button", "Tab Button"])
         XCTAssertEqual(view.elements.map(\.members), [[0], [1, 2], [3, 4], [5, 6]])
     }
+
+    /// An alert over a card: the card keeps what is its own, the alert and its contents stay out
+    /// of it; a Container inside the alert (a list in a sheet) still groups its rows.
+    func testADialogOverAContainerIsNotOneOfItsItems() {
+        let screen = [
+            detection("Container", 20, 100, 360, 400),   // 0: a card
+            detection("Picture", 30, 110, 340, 200),     // 1: the card's picture
+            detection("Dialog", 65, 250, 270, 200),      // 2: an alert over the card
+            detection("Text", 150, 270, 100, 20),        // 3: its title
+            detection("Container", 80, 300, 240, 60),    // 4: a list row in the alert
+            detection("Text", 90, 310, 100, 20),         // 5: the row's text
+            detection("Text", 30, 470, 200, 20),         // 6: the card's caption, below the alert
+        ]
+        XCTAssertEqual(memberSets(ContainerGrouping.apply(singles(screen), screen: phone)), [[0, 1, 6], [2], [3], [4, 5]])
+    }
 }

@@ -53,4 +53,19 @@ final class PictureSubtitleTests: XCTestCase {
                     detection("Text", 0, 105, 100, 16), detection("Text", 120, 105, 100, 16)]
         XCTAssertEqual(memberSets(PictureSubtitle.apply(singles(grid), screen: phone)), [[0, 2], [1, 3]])
     }
+
+    /// An alert's button just under the picture the alert covers is not the picture's caption;
+    /// a picture on the alert still takes the alert's text under it.
+    func testATextOnADialogIsNotTheSubtitleOfAPictureBehindIt() {
+        let screen = [
+            detection("Picture", 40, 100, 320, 300),   // 0: behind the alert
+            detection("Dialog", 70, 300, 260, 200),    // 1: over the picture's lower part
+            detection("Text", 260, 405, 60, 20),       // 2: the alert's "Retry", 5 under the picture
+            detection("Picture", 170, 320, 60, 60),    // 3: the alert's own image
+            detection("Text", 150, 385, 100, 16),      // 4: its caption on the alert (gap 5)
+        ]
+        XCTAssertEqual(memberSets(PictureSubtitle.apply(singles(screen), screen: phone)), [[0], [1], [2], [3, 4]])
+        let noAlert = screen.enumerated().filter { $0.offset == 0 || $0.offset == 2 }.map(\.element)
+        XCTAssertEqual(memberSets(PictureSubtitle.apply(singles(noAlert), screen: phone)), [[0, 1]], "the same text with no alert is a caption")
+    }
 }

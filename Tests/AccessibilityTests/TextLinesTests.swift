@@ -47,4 +47,37 @@ final class TextLinesTests: XCTestCase {
         elements[1].kind = "Segmented Control"
         XCTAssertEqual(TextLines.apply(elements), elements)
     }
+
+    /// List rows closer than a line height: each row's title and subtitle join, but a row's
+    /// subtitle does not chain into the next row's title across the rows' Container edges.
+    func testLinesJoinOnlyInsideTheSameContainer() {
+        let screen = [
+            detection("Container", 0, 100, 400, 44),   // 0: row 1
+            detection("Text", 16, 104, 200, 18),       // 1: its title
+            detection("Text", 16, 124, 160, 14),       // 2: its subtitle (gap 2)
+            detection("Container", 0, 144, 400, 44),   // 3: row 2
+            detection("Text", 16, 148, 200, 18),       // 4: its title (gap 10 < 14 to the subtitle above)
+            detection("Text", 16, 168, 160, 14),       // 5
+            detection("Text", 16, 192, 200, 18),       // 6: outside every row (gap 10): stays alone
+        ]
+        XCTAssertEqual(memberSets(TextLines.apply(singles(screen))), [[0], [1, 2], [3], [4, 5], [6]])
+        // Without the Containers the six lines are one paragraph, as the paper's rule alone makes them.
+        let bare = screen.filter { $0.className == "Text" }
+        XCTAssertEqual(memberSets(TextLines.apply(singles(bare))), [[0, 1, 2, 3, 4]])
+        // A Container too large for ContainerGrouping to take (a screen-wide card) does not split lines.
+        let card = [detection("Container", 0, 0, 400, 800)] + bare
+        XCTAssertEqual(memberSets(TextLines.apply(singles(card), screen: phone)), [[0], [1, 2, 3, 4, 5]])
+    }
+
+    /// An alert's button line and the heading just below the alert, behind it, stay apart;
+    /// a Dialog of any size holds its lines.
+    func testLinesDoNotJoinAcrossADialogsEdge() {
+        let screen = [
+            detection("Dialog", 0, 0, 400, 500),       // 0: larger than a Container could be grouped
+            detection("Text", 40, 470, 100, 20),       // 1: "Cancel", at the alert's bottom
+            detection("Text", 40, 505, 300, 24),       // 2: behind the alert, gap 15 < 20
+            detection("Text", 40, 440, 200, 20),       // 3: the message line above "Cancel" (gap 10)
+        ]
+        XCTAssertEqual(memberSets(TextLines.apply(singles(screen), screen: phone)), [[0], [1, 3], [2]])
+    }
 }
