@@ -1,10 +1,12 @@
 // libFuzzer entry point for the YOLO readers: `sh ../fuzz-common/run.sh yolo [seconds]`.
-// Each input is parsed as a label file (every line, lenient and strict), as a manifest.tsv and
-// as an attributes.tsv. An input starting with "F" is also — split at NUL bytes into classes.txt,
-// data.yaml, labels/a.txt and splits/train.txt — written into a scratch YOLO folder (beside a
-// real 40x20 PNG) that the folder reader loads leniently (files on disk: ~50× slower, so only
-// for inputs the fuzzer marks as folders). Invariants: every box read is finite and of a known class; a line the
-// writer formats from a read box reads back to the same box (to 1e-9 of the image).
+// Each input is parsed as a label file (every line, lenient and strict), as a manifest.tsv, as
+// an attributes.tsv and as an accessibility.tsv. An input starting with "F" is also — split at
+// NUL bytes into classes.txt, data.yaml, labels/a.txt, splits/train.txt and accessibility.tsv —
+// written into a scratch YOLO folder (beside a real 40x20 PNG) that the folder reader loads
+// leniently (files on disk: ~50× slower, so only for inputs the fuzzer marks as folders).
+// Invariants: every box read is finite and of a known class; a line the writer formats from a
+// read box reads back to the same box (to 1e-9 of the image); an accessibility.tsv that reads
+// writes back to text that reads the same; a sample's true elements name only its boxes.
 import Foundation
 import Support
 @testable import Data
@@ -20,6 +22,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if let text = try? UTF8Text.decode(bytes, path: "fuzz.tsv") {
         _ = try? ImageManifest.parse(text, url: URL(fileURLWithPath: "/fuzz/manifest.tsv"))
         _ = try? YOLOAttributes.parse(text, url: URL(fileURLWithPath: "/fuzz/attributes.tsv"))
+        accessibility(text)
     }
     if bytes.first == 0x46 { folder(Array(bytes.dropFirst())) }  // "F"
     return 0
@@ -46,9 +49,24 @@ func labels(_ bytes: [UInt8]) {
                                     issues: IssueCollector(strict: true), lineNumbers: &strictLines)
 }
 
+func accessibility(_ text: String) {
+    let url = URL(fileURLWithPath: "/fuzz/accessibility.tsv")
+    guard let file = try? AccessibilityElementsFile.parse(text, url: url) else { return }
+    for (key, elements) in file.rows {
+        precondition(!elements.isEmpty && elements.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0 >= 1 } }, "row \(key) accepted with an empty element or line < 1")
+        // Boxes from lines 1, 3 and 4 of a label file (line 2 skipped): indices 0..<3 only.
+        let mapped = file.elements(image: key, lines: [1, 3, 4]) ?? []
+        precondition(mapped.allSatisfy { !$0.isEmpty && $0.allSatisfy((0..<3).contains) }, "element names a box that is not there")
+    }
+    // Keys with a tab or newline cannot be written back; the reader never yields them.
+    precondition(file.rows.keys.allSatisfy { !$0.contains("\t") && !$0.contains("\n") && !$0.contains("\r") }, "key with a separator")
+    guard let again = try? AccessibilityElementsFile.parse(file.tsv(), url: url) else { preconditionFailure("its own output does not read back") }
+    precondition(again == file, "written and read back differs")
+}
+
 func folder(_ bytes: [UInt8]) {
-    let parts = bytes.split(separator: 0, maxSplits: 3, omittingEmptySubsequences: false)
-    let names = ["classes.txt", "data.yaml", "labels/a.txt", "splits/train.txt"]
+    let parts = bytes.split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false)
+    let names = ["classes.txt", "data.yaml", "labels/a.txt", "splits/train.txt", "accessibility.tsv"]
     let fm = FileManager.default
     if !fm.fileExists(atPath: scratch.appendingPathComponent("images/a.png").path) {
         for folder in ["images", "labels", "splits"] {
@@ -71,6 +89,8 @@ func folder(_ bytes: [UInt8]) {
     if let dataset = try? YOLOReader.read(scratch, issues: issues) {
         for sample in dataset.samples {
             precondition(sample.annotations.allSatisfy { dataset.classes.indices.contains($0.classIndex) }, "class index out of range")
+            precondition((sample.accessibilityElements ?? []).allSatisfy { !$0.isEmpty && $0.allSatisfy(sample.annotations.indices.contains) },
+                         "a true element names a box the sample does not have")
         }
         precondition(Set(dataset.classes).count == dataset.classes.count, "repeated class names accepted")
     }

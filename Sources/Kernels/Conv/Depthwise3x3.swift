@@ -35,27 +35,47 @@ enum Depthwise3x3 {
     }
 
     static func forwardStride1(_ p: PaddedPlane, _ f: Filter3x3, bias: Float, output: UnsafeMutablePointer<Float>) {
-        let height = p.height, width = p.width, rowStride = p.stride
+        forwardStride1(UnsafePointer(p.origin), rowStride: p.stride, height: p.height, width: p.width, f, bias: bias,
+                       epilogue: NoEpilogue(), output: output)
+    }
+
+    static func forwardStride2(_ p: PaddedPlane, _ f: Filter3x3, bias: Float, output: UnsafeMutablePointer<Float>) {
+        forwardStride2(UnsafePointer(p.origin), rowStride: p.stride, outHeight: (p.height - 1) / 2 + 1, outWidth: (p.width - 1) / 2 + 1,
+                       f, bias: bias, epilogue: NoEpilogue(), output: output)
+    }
+
+    /// Stride 1 over a zero-bordered plane whose padded row 0 starts at `origin`; `epilogue`
+    /// finishes each 8-column vector before it is stored (the fused inference path clamps there).
+    @inline(__always)
+    static func forwardStride1<E: StoreEpilogue>(
+        _ origin: UnsafePointer<Float>, rowStride: Int, height: Int, width: Int, _ f: Filter3x3, bias: Float,
+        epilogue: E, output: UnsafeMutablePointer<Float>
+    ) {
         let b = SIMD8<Float>(repeating: bias)
         for oy in 0..<height {
-            let r0 = UnsafePointer(p.origin + oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            let r0 = origin + oy * rowStride, r1 = r0 + rowStride, r2 = r1 + rowStride
             let dst = output + oy * width
             var x = 0
             while x < width {
                 var acc = b + f.w0 * load8(r0 + x) + f.w1 * load8(r0 + x + 1) + f.w2 * load8(r0 + x + 2)
                 acc += f.w3 * load8(r1 + x) + f.w4 * load8(r1 + x + 1) + f.w5 * load8(r1 + x + 2)
                 acc += f.w6 * load8(r2 + x) + f.w7 * load8(r2 + x + 1) + f.w8 * load8(r2 + x + 2)
+                acc = epilogue.finish(acc)
                 if x + 8 <= width { store8(acc, dst + x) } else { storePartial8(acc, dst + x, count: width - x) }
                 x += 8
             }
         }
     }
 
-    static func forwardStride2(_ p: PaddedPlane, _ f: Filter3x3, bias: Float, output: UnsafeMutablePointer<Float>) {
-        let outHeight = (p.height - 1) / 2 + 1, outWidth = (p.width - 1) / 2 + 1, rowStride = p.stride
+    /// Stride 2: even and odd input columns come from one 16-lane load, split into halves.
+    @inline(__always)
+    static func forwardStride2<E: StoreEpilogue>(
+        _ origin: UnsafePointer<Float>, rowStride: Int, outHeight: Int, outWidth: Int, _ f: Filter3x3, bias: Float,
+        epilogue: E, output: UnsafeMutablePointer<Float>
+    ) {
         let b = SIMD8<Float>(repeating: bias)
         for oy in 0..<outHeight {
-            let r0 = UnsafePointer(p.origin + 2 * oy * rowStride), r1 = r0 + rowStride, r2 = r1 + rowStride
+            let r0 = origin + 2 * oy * rowStride, r1 = r0 + rowStride, r2 = r1 + rowStride
             let dst = output + oy * outWidth
             var x = 0
             while x < outWidth {
@@ -65,6 +85,7 @@ enum Depthwise3x3 {
                 var acc = b + f.w0 * a0.evenHalf + f.w1 * a0.oddHalf + f.w2 * c0.evenHalf
                 acc += f.w3 * a1.evenHalf + f.w4 * a1.oddHalf + f.w5 * c1.evenHalf
                 acc += f.w6 * a2.evenHalf + f.w7 * a2.oddHalf + f.w8 * c2.evenHalf
+                acc = epilogue.finish(acc)
                 if x + 8 <= outWidth { store8(acc, dst + x) } else { storePartial8(acc, dst + x, count: outWidth - x) }
                 x += 8
             }
@@ -216,4 +237,25 @@ struct Filter3x3 {
 @inline(__always)
 func interleave(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD16<Float> {
     SIMD16(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7])
+}
+
+/// What a kernel does to each finished vector before storing it: nothing (training, where
+/// batch norm and the activation are ops of their own) or the fused activation (inference).
+/// A generic parameter rather than a closure, so each kernel is specialized and the epilogue
+/// inlined into its loop.
+protocol StoreEpilogue {
+    func finish(_ value: SIMD8<Float>) -> SIMD8<Float>
+}
+
+struct NoEpilogue: StoreEpilogue {
+    @inline(__always) func finish(_ value: SIMD8<Float>) -> SIMD8<Float> { value }
+}
+
+/// The activation's clamp (ReLU, ReLU6; NaN passes, as `clamp8`).
+struct ClampEpilogue: StoreEpilogue {
+    let lower: SIMD8<Float>, upper: SIMD8<Float>
+    init(_ bounds: ActivationBounds) {
+        lower = SIMD8(repeating: bounds.lower); upper = SIMD8(repeating: bounds.upper)
+    }
+    @inline(__always) func finish(_ value: SIMD8<Float>) -> SIMD8<Float> { clamp8(value, lower, upper) }
 }
