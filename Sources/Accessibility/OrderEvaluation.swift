@@ -48,6 +48,32 @@ public enum OrderEvaluation {
                      reproduced: reproduced, producedOrder: producedOrder)
     }
 
+    /// The true elements restated over detections, to score a view built on a detector's output
+    /// (the paper's condition) rather than on the true boxes: each true box is matched to at
+    /// most one detection, greedily by IoU, highest first, at `minimumIoU` or more and whatever
+    /// the classes (a Text detected as an Icon is still where the reader meets it); each true
+    /// element then names the detections of its matched boxes. Boxes nothing matched drop out of
+    /// their elements, and an element left empty counts, when scored, as an item to insert;
+    /// detections nothing matched are extra stops that cost nothing unless they split a group.
+    public static func truth(_ truth: [[Int]], trueBoxes: [ScreenRect], detections: [ScreenDetection], minimumIoU: Double = 0.5) -> [[Int]] {
+        var pairs: [(iou: Double, label: Int, detection: Int)] = []
+        for (label, box) in trueBoxes.enumerated() where box.isFinite {
+            for (d, detection) in detections.enumerated() where detection.box.isFinite {
+                let overlap = box.intersectionArea(detection.box)
+                guard overlap > 0 else { continue }
+                let iou = overlap / (box.area + detection.box.area - overlap)
+                if iou >= minimumIoU { pairs.append((iou, label, d)) }
+            }
+        }
+        pairs.sort { ($0.iou, $1.label, $1.detection) > ($1.iou, $0.label, $0.detection) }
+        var detectionOf = [Int?](repeating: nil, count: trueBoxes.count), used = Set<Int>()
+        for pair in pairs where detectionOf[pair.label] == nil && !used.contains(pair.detection) {
+            detectionOf[pair.label] = pair.detection
+            used.insert(pair.detection)
+        }
+        return truth.map { element in element.compactMap { trueBoxes.indices.contains($0) ? detectionOf[$0] : nil } }
+    }
+
     /// The view with the true elements in the true order instead of its own, to draw with
     /// `AccessibilityWriter.drawn` beside the produced one.
     public static func trueView(_ view: AccessibilityView, truth: [[Int]]) -> AccessibilityView {

@@ -36,22 +36,38 @@ public struct DetectorPredictor {
     }
 
     public func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {
+        let progress = ProgressLine(label, total: samples.count, unit: "images", enabled: showProgress)
+        defer { progress.finish() }
+        return try predict(count: samples.count, progress: progress) { position in
+            let url = imageURL(samples[position])
+            do { return .success(try ImageIO.read(url)) } catch { return .failure(UnreadableImage(file: url.path, reason: "\(error)")) }
+        }
+    }
+
+    /// Detections on images already in memory (rendered screens); `imageIndex` is the position in `images`.
+    public func predict(images: [RGBImage]) throws -> [PredictedBox] {
+        try predict(count: images.count, progress: nil) { .success(images[$0]) }.predictions
+    }
+
+    struct UnreadableImage: Error { let file: String, reason: String }
+
+    /// Letterboxes the images `image(0..<count)` gives, batch by batch, and runs the fused model.
+    func predict(count: Int, progress: ProgressLine?, image load: (Int) -> Result<RGBImage, UnreadableImage>) throws -> Output {
         let width = model.configuration.inputWidth, height = model.configuration.inputHeight
         // Folding reads the weights as they are now (about a millisecond): never a stale copy.
         let fused = try FusedDetector(model)
         var output = Output(predictions: [], unreadable: [])
-        let progress = ProgressLine(label, total: samples.count, unit: "images", enabled: showProgress)
         var start = 0
-        while start < samples.count {
-            let end = min(samples.count, start + batchSize)
+        while start < count {
+            let end = min(count, start + batchSize)
             var slots: [(position: Int, mapping: InputToSourceMapping)] = []
             var images = Tensor(uninitialized: [end - start, 3, height, width])
             for position in start..<end {
-                let sample = samples[position]
-                let url = imageURL(sample)
                 let image: RGBImage
-                do { image = try ImageIO.read(url) } catch {
-                    output.unreadable.append((url.path, "\(error)"))
+                switch load(position) {
+                case let .success(loaded): image = loaded
+                case let .failure(problem):
+                    output.unreadable.append((problem.file, problem.reason))
                     continue
                 }
                 let (boxed, letterbox) = image.letterboxed(to: width, height)
@@ -72,10 +88,9 @@ public struct DetectorPredictor {
                     }
                 }
             }
-            progress.advance(by: end - start)
+            progress?.advance(by: end - start)
             start = end
         }
-        progress.finish()
         return output
     }
 }

@@ -1,4 +1,5 @@
 import Detection
+import Evaluation
 import Foundation
 import Imaging
 import Weights
@@ -50,6 +51,32 @@ public struct TrainedDetector {
         if options.crossClassGroups.isEmpty { options.crossClassGroups = SimilarClassGroups.indexGroups(classNames: classes) }
         return try DetectorPredictor(model: model, postprocessor: DetectionPostprocessor(classCount: classes.count, options: options),
                                      normalization: normalization, batchSize: batchSize)
+    }
+}
+
+extension TrainedDetector {
+    /// The per-class confidences a deployed model keeps detections at: `confidence` for every
+    /// class, else a thresholds file's (a class it lacks keeps nothing), else the ones stored
+    /// with the weights; with none of these, 0.5 and a note saying so. A class without a
+    /// threshold keeps nothing (1.01 is above any score).
+    public func deploymentThresholds(confidence: Double?, thresholds: ThresholdFile?) -> (perClass: [Double], note: String?) {
+        var perClass: [Double?] = storedThresholds
+        if let confidence { perClass = classes.map { _ in confidence } }
+        if let thresholds { perClass = classes.map { thresholds.entry(named: $0)?.confidence ?? 1.01 } }
+        guard perClass.contains(where: { $0 != nil }) else {
+            return (classes.map { _ in 0.5 }, "\(file) stores no thresholds; keeping detections with score ≥ 0.5 (give --confidence or --thresholds)")
+        }
+        return (perClass.map { $0 ?? 1.01 }, nil)
+    }
+
+    /// A predictor keeping what `deploymentThresholds` says, as `predict` runs a shipped model.
+    public func deploymentPredictor(confidence: Double?, thresholds: ThresholdFile?, batchSize: Int) throws -> (predictor: DetectorPredictor, note: String?) {
+        let (perClass, note) = deploymentThresholds(confidence: confidence, thresholds: thresholds)
+        var options = PostprocessOptions()
+        options.classConfidenceThresholds = perClass
+        options.crossClassGroups = SimilarClassGroups.indexGroups(classNames: classes)
+        return (try DetectorPredictor(model: model, postprocessor: DetectionPostprocessor(classCount: classes.count, options: options),
+                                      normalization: normalization, batchSize: batchSize), note)
     }
 }
 

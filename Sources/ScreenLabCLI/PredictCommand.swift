@@ -43,23 +43,9 @@ struct PredictCommand: ParsableCommand {
             let (images, problems) = collectImages()
             problems.forEach { FileHandle.standardError.write(Data("warning: skipped \($0)\n".utf8)) }
             guard !images.isEmpty else { throw failure("no readable PNG or JPEG images in \(inputs.joined(separator: ", "))") }
-            var perClass: [Double?] = detector.storedThresholds
-            if let confidence { perClass = detector.classes.map { _ in confidence } }
-            if let thresholds {
-                let file = try ThresholdFile.load(URL(fileURLWithPath: thresholds))
-                perClass = detector.classes.map { file.entry(named: $0)?.confidence ?? 1.01 }
-            }
-            if perClass.allSatisfy({ $0 == nil }) {
-                FileHandle.standardError.write(Data("note: \(weights) stores no thresholds; keeping detections with score ≥ 0.5 (give --confidence or --thresholds)\n".utf8))
-                perClass = detector.classes.map { _ in 0.5 }
-            }
-            var options = PostprocessOptions()
-            // A class without a threshold (nothing matched on val) keeps nothing: 1.01 is above any score.
-            options.classConfidenceThresholds = perClass.map { $0 ?? 1.01 }
-            options.crossClassGroups = SimilarClassGroups.indexGroups(classNames: detector.classes)
-            let predictor = try DetectorPredictor(model: detector.model,
-                                                  postprocessor: DetectionPostprocessor(classCount: detector.classes.count, options: options),
-                                                  normalization: detector.normalization, batchSize: batch)
+            let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
+            let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch)
+            if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             let samples = images.map { Sample(id: $0.url.deletingPathExtension().lastPathComponent, imagePath: $0.url.path, width: $0.width, height: $0.height) }
             let output = try predictor.predict(samples, imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "predicting", showProgress: true)
             output.unreadable.forEach { FileHandle.standardError.write(Data("warning: skipped unreadable image \($0.file) (\($0.reason))\n".utf8)) }

@@ -1,5 +1,7 @@
+import Detection
 import Foundation
 import TestSupport
+import Weights
 import XCTest
 @testable import Accessibility
 
@@ -94,5 +96,61 @@ final class OrderEvaluationTests: XCTestCase {
         XCTAssertEqual(rows.count, 80)
         let perfect = rows.filter { $0.split(separator: "\t", omittingEmptySubsequences: false)[3] == "0" }.count
         XCTAssertGreaterThanOrEqual(perfect, 72, "at least 90 % of screens in perfect order: \(output)")
+    }
+
+    /// The truth restated over detections: greedy by IoU, one detection per true box, any class.
+    func testTrueElementsAreMatchedOntoDetectionsByIoU() {
+        let trueBoxes = [
+            ScreenRect(x: 0, y: 0, width: 100, height: 20),     // 0: found exactly
+            ScreenRect(x: 0, y: 30, width: 100, height: 20),    // 1: found shifted by 5 px (IoU 0.6), as an Icon
+            ScreenRect(x: 0, y: 60, width: 100, height: 20),    // 2: missed
+            ScreenRect(x: 200, y: 0, width: 50, height: 50),    // 3 and 4 overlap; one detection between them
+            ScreenRect(x: 205, y: 0, width: 50, height: 50),    // 4: the detection is nearer to this one
+        ]
+        let found = [
+            detection("Icon", 0, 35, 100, 20),                  // 0 → true 1
+            detection("Text", 0, 0, 100, 20),                   // 1 → true 0
+            detection("Picture", 204, 0, 50, 50),               // 2 → true 4 (IoU 0.96 beats 0.85)
+            detection("Text", 300, 300, 10, 10),                // 3: nothing there
+        ]
+        let truth = OrderEvaluation.truth([[0, 1], [2], [3], [4]], trueBoxes: trueBoxes, detections: found)
+        XCTAssertEqual(truth, [[1, 0], [], [], [2]])
+        // Scored: the missed elements are one step each; the rest reads in order.
+        let view = AccessibilityView(detections: found, screen: phone)
+        XCTAssertEqual(OrderEvaluation.score(view, truth: truth).insertions, 2)
+        XCTAssertEqual(OrderEvaluation.truth([[0]], trueBoxes: trueBoxes, detections: found, minimumIoU: 0.99), [[1]])
+        XCTAssertEqual(OrderEvaluation.truth([[1]], trueBoxes: trueBoxes, detections: found, minimumIoU: 0.99), [[]])
+    }
+
+    /// `evaluate-order --weights`: the view built on a detector's output for the rendered screens
+    /// (a tiny untrained model: arbitrary boxes, so only the plumbing is checked), and a model for
+    /// other classes refused by name.
+    func testEvaluateOrderOnADetectorsOutput() throws {
+        let base = try TestFolders.make("evaluate-order-weights")
+        func write(classes: [String], to name: String) throws -> URL {
+            let url = base.appendingPathComponent(name)
+            let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
+            let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: classes.count, inputHeight: 64, inputWidth: 32), seed: 2)
+            let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector", options: options), input: InputSpec(width: 32, height: 64),
+                                       normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: classes,
+                                       provenance: Provenance(created: "2026-11-24T00:00:00Z"))
+            try WeightsFile(header: header, tensors: model.stateTensors()).write(to: url)
+            return url
+        }
+        let tiny = try write(classes: DetectionClass.names, to: "tiny.slw")
+        let out = base.appendingPathComponent("out")
+        let (status, output) = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "3", "--weights", tiny.path, "--confidence", "0.3",
+                                                         "--out", out.path, "--worst", "1"])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("on the detections of \(tiny.path)"), output)
+        let rows = try String(contentsOf: out.appendingPathComponent("order.tsv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        XCTAssertEqual(rows.count, 3)
+
+        let other = try write(classes: ["Icon", "Text"], to: "other.slw")
+        let refused = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "3", "--weights", other.path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.output.contains("detects Icon, Text, not the synthetic screens' classes"), refused.output)
+        let usage = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "3", "--confidence", "0.5"])
+        XCTAssertEqual(usage.status, 64, usage.output)
     }
 }
