@@ -1,4 +1,5 @@
 import Kernels
+import Support
 
 /// Memory and kernel geometries of one `InferenceGraph` at one batch size and worker count,
 /// made once and reused by every call with that batch: activations share buffers by liveness
@@ -11,6 +12,8 @@ final class ActivationPlan {
     private let bufferOfValue: [Int]
     private let buffers: [UnsafeMutablePointer<Float>]
     private let scratch: UnsafeMutablePointer<Float>?
+    /// Each convolution step's geometry at this batch (nil for the other steps).
+    var stepGeometries: [Conv2dGeometry?] { geometries }
     /// Floats of activation memory (for reports and tests).
     let activationFloats: Int
 
@@ -69,12 +72,17 @@ final class ActivationPlan {
 
     /// Runs the graph on `input` ([batch, C, H, W]) into the flat head matrix `flat`
     /// ([batch · positions, flatRowChannels]).
-    func run(graph: InferenceGraph, input: UnsafePointer<Float>, flat: UnsafeMutablePointer<Float>, positionsPerImage: Int) {
+    /// One forward pass. With `stepSeconds` (one slot per graph step), adds each step's wall time
+    /// to its slot: the per-layer profile of `FusedDetector.profile`.
+    func run(graph: InferenceGraph, input: UnsafePointer<Float>, flat: UnsafeMutablePointer<Float>, positionsPerImage: Int,
+             stepSeconds: UnsafeMutablePointer<Double>? = nil) {
         func pointer(_ value: Int) -> UnsafeMutablePointer<Float> {
             value == 0 ? UnsafeMutablePointer(mutating: input) : buffers[bufferOfValue[value]]
         }
         let rowChannels = graph.flatRowChannels ?? 0
         for (index, step) in graph.steps.enumerated() {
+            let clock = stepSeconds.map { _ in Stopwatch() }
+            defer { if let stepSeconds, let clock { stepSeconds[index] += clock.seconds } }
             switch step {
             case let .convolution(layerIndex, source, output):
                 let layer = graph.layers[layerIndex], g = geometries[index]!

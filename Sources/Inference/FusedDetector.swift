@@ -121,6 +121,60 @@ public final class FusedDetector {
         return flat
     }
 
+    /// Time per layer type of one forward pass on `images`, averaged over `runs` passes (after
+    /// one unmeasured pass that makes the plan): where batch-1 latency goes, as `bench engine`'s
+    /// profile shows it for training. Labels follow `bench engine`'s; the GFLOP count is the
+    /// multiply-adds × 2 of the convolutions of that type.
+    public func profile(_ images: Tensor, runs: Int) throws -> [LayerTypeTiming] {
+        _ = try self(images)
+        lock.lock()
+        defer { lock.unlock() }
+        let batch = images.shape[0]
+        let plan = try plan(batch: batch, workers: Parallel.workerCount(for: Int.max))
+        var seconds = [Double](repeating: 0, count: graph.steps.count)
+        var flat = Tensor(uninitialized: [batch * configuration.priorCount, configuration.outputsPerPrior])
+        flat.withUnsafeMutableBufferPointer { out in
+            seconds.withUnsafeMutableBufferPointer { slots in
+                for _ in 0..<max(1, runs) {
+                    plan.run(graph: graph, input: images.pointer, flat: out.baseAddress!, positionsPerImage: positionsPerImage, stepSeconds: slots.baseAddress!)
+                }
+            }
+        }
+        var timings: [LayerTypeTiming] = []
+        for (index, step) in graph.steps.enumerated() {
+            let label: String, flops: Double
+            switch step {
+            case let .convolution(layer, _, _):
+                let g = plan.stepGeometries[index]!
+                label = Self.profileLabel(name: graph.layerNames[layer], geometry: g)
+                flops = 2 * Double(g.outputCount) * Double(g.inChannelsPerGroup * g.kernelHeight * g.kernelWidth)
+            case .addUpsampled:
+                label = "FPN upsample+add"; flops = 0
+            }
+            let milliseconds = 1000 * seconds[index] / Double(max(1, runs))
+            if let at = timings.firstIndex(where: { $0.label == label }) {
+                timings[at].steps += 1; timings[at].milliseconds += milliseconds; timings[at].gigaflops += flops / 1e9
+            } else {
+                timings.append(LayerTypeTiming(label: label, steps: 1, milliseconds: milliseconds, gigaflops: flops / 1e9))
+            }
+        }
+        return timings
+    }
+
+    /// The layer type of a convolution, by where it sits and its shape: "depthwise 3×3 s2",
+    /// "pointwise 1×1", "FPN output 3×3", "head depthwise 3×3 s1", "head output 1×1", ….
+    static func profileLabel(name: String, geometry g: Conv2dGeometry) -> String {
+        let kernel = "\(g.kernelHeight)×\(g.kernelWidth)"
+        let shape = g.groups > 1 && g.groups == g.inChannels ? "depthwise \(kernel) s\(g.strideHeight)"
+            : g.kernelHeight == 1 && g.kernelWidth == 1 ? "pointwise 1×1" : "conv \(kernel)"
+        if name == "backbone.stem" { return "stem \(kernel) s\(g.strideHeight)" }
+        if name.hasPrefix("fpn.lateral") { return "FPN lateral \(kernel)" }
+        if name.hasPrefix("fpn.output") { return "FPN output \(kernel)" }
+        if name.hasPrefix("head.outputs") || name == "head.conv2" { return "head output \(kernel)" }
+        if name.hasPrefix("head.") { return "head \(shape)" }
+        return shape
+    }
+
     /// Floats of activation memory planned for `batch` (made on first use).
     public func plannedActivationFloats(batch: Int) throws -> Int {
         lock.lock()
@@ -139,4 +193,15 @@ public final class FusedDetector {
         if plans.count > Self.plansKept { plans.removeFirst() }
         return plan
     }
+}
+
+/// One layer type's share of a fused forward pass (`FusedDetector.profile`).
+public struct LayerTypeTiming: Equatable, Sendable {
+    public let label: String
+    /// Graph steps of this type.
+    public var steps: Int
+    public var milliseconds: Double
+    public var gigaflops: Double
+    /// Arithmetic rate of this type (0 for the steps that do no multiply-adds).
+    public var gigaflopsPerSecond: Double { milliseconds > 0 ? gigaflops / (milliseconds / 1000) : 0 }
 }

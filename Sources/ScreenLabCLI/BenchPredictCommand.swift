@@ -25,6 +25,7 @@ struct BenchPredictCommand: ParsableCommand {
     @Option(help: "Python of a venv with torch: also run torch_bench.py --quick (inference numbers).") var torchPython: String?
     @Flag(help: "Also run ort_bench.py (ONNX Runtime) with that Python.") var ort = false
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
+    @Flag(help: "Only the fused model's batch-1 forward pass by layer type (time, share, GFLOP/s), default and peer architecture.") var profile = false
 
     func validate() throws {
         try OptionBounds.check("threads", threads, OptionBounds.threads)
@@ -39,6 +40,13 @@ struct BenchPredictCommand: ParsableCommand {
         do {
             let machine = MachineDescription.current()
             print("bench predict: \(threads) threads, \(rounds) rounds, \(machine.summary), OpenBLAS core \(BLASKernelSelection.coreName)")
+            if profile {
+                for (name, configuration) in [("default model", UIDetectorConfiguration()), ("peer architecture", PredictBenchmark.peerArchitecture)] {
+                    print("\(name), fused, batch 1, mean of \(batch1Runs) passes:")
+                    print(PredictBenchmark.profileTable(try PredictBenchmark(configuration: configuration).profile(batch: 1, runs: batch1Runs)))
+                }
+                return
+            }
             let main = try PredictBenchmark().measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs)
             let c = main.configuration
             print("default model (anchor-free, \(c.classCount) classes, \(c.inputWidth)×\(c.inputHeight) input):")

@@ -71,4 +71,29 @@ final class FusedDetectorTests: XCTestCase {
         let planned = try fused.plannedActivationFloats(batch: 1)
         XCTAssertLessThan(planned, everyValue / 3, "planned \(planned) floats of \(everyValue)")
     }
+
+    /// The per-layer profile accounts for every step once, by type, with the multiply-adds of
+    /// the convolutions (counted here from the graph's own geometry), and leaves the output as
+    /// an unprofiled pass makes it.
+    func testTheProfileCoversEveryStepByType() throws {
+        let model = try randomizedModel(head: .anchorFree, stride4: false, seed: 3)
+        let fused = try FusedDetector(model)
+        let x = images(batch: 1, height: 128, width: 96, seed: 4)
+        let before = try fused(x).values
+        let timings = try fused.profile(x, runs: 2)
+        XCTAssertEqual(timings.reduce(0) { $0 + $1.steps }, fused.graph.steps.count)
+        XCTAssertEqual(Set(timings.map(\.label)).count, timings.count, "one row per type")
+        let labels = Set(timings.map(\.label))
+        for expected in ["stem 3×3 s2", "depthwise 3×3 s1", "depthwise 3×3 s2", "pointwise 1×1", "FPN lateral 1×1", "FPN upsample+add",
+                         "FPN output 3×3", "head depthwise 3×3 s1", "head pointwise 1×1", "head output 1×1"] {
+            XCTAssertTrue(labels.contains(expected), "\(expected) in \(labels.sorted())")
+        }
+        XCTAssertTrue(timings.allSatisfy { $0.milliseconds >= 0 })
+        // The stem: 3 → C channels, 3×3, stride 2 on 128×96: 2 · C · 64 · 48 · 27 FLOP.
+        let stemChannels = fused.graph.values[1].channels
+        let stem = try XCTUnwrap(timings.first { $0.label == "stem 3×3 s2" })
+        XCTAssertEqual(stem.gigaflops, 2 * Double(stemChannels * 64 * 48 * 27) / 1e9, accuracy: 1e-12)
+        XCTAssertEqual(timings.first { $0.label == "FPN upsample+add" }?.gigaflops, 0)
+        XCTAssertEqual(try fused(x).values, before, "profiling changed nothing the next pass reads")
+    }
 }
