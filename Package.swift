@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "TestSupport", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
         .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TestSupport", "Detection", "Evaluation", "Data", "Weights", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .testTarget(name: "InferenceTests", dependencies: ["Inference", "TestSupport", "Imaging", "Detection", "Evaluation", "Data", "Weights", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .testTarget(name: "ExportTests", dependencies: [
             "Export", "TestSupport", "Inference", "Detection", "Weights", "NN", "Autograd", "Tensor", "Support",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),

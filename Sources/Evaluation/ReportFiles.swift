@@ -78,9 +78,14 @@ public enum ReportFiles {
     /// moved into `folder` once complete, so a failure (in the curves, say) leaves no new
     /// metrics.json beside an old report.
     @discardableResult
-    public static func write(_ outcome: EvaluationOutcome, to folder: URL, notReplacing inputs: [URL] = []) throws -> [String] {
+    public static func write(_ outcome: EvaluationOutcome, to folder: URL, notReplacing inputs: [URL] = [],
+                             alsoWriting extra: [(relativePath: String, contents: Data)] = []) throws -> [String] {
         let output = try OutputFolder(folder, existing: .merge, notReplacing: inputs)
         var written: [String] = []
+        for (relative, contents) in extra {
+            try output.write(contents, to: relative)
+            written.append(relative)
+        }
         func put(_ relative: String, _ text: String) throws {
             try output.write(text, to: relative)
             written.append(relative)

@@ -57,7 +57,10 @@ struct EvaluateCommand: ParsableCommand {
         let whole = try DatasetLoader.load(DatasetReference(path: reference.path), showProgress: true)
         let dataset = try reference.split.map { try whole.subset(split: $0) } ?? whole
         let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
-        let predictionsPath = try predictions ?? runWeights(weights!, on: dataset)
+        // The detector's own predictions are written with the report, all or nothing: a failure
+        // later must not leave --out holding only predictions.json.
+        let detected = try weights.map { try runWeights($0, on: dataset) }
+        let predictionsPath = predictions ?? URL(fileURLWithPath: out).appendingPathComponent("predictions.json").path
         var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictionsPath,
                                 options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections,
                                                            cocoMaxDetections: cocoMaxDetections),
@@ -67,10 +70,12 @@ struct EvaluateCommand: ParsableCommand {
             job.outsideSplit = whole.samples.indices.filter { !inside.contains($0) }.map { whole.samples[$0] }
         }
         let started = Date()
-        let outcome = try job.run()
+        let outcome = try job.run(predictions: detected?.predictions ?? job.readPredictions())
         let folder = URL(fileURLWithPath: out)
-        let inputs = ([predictionsPath, thresholds, weights] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
-        do { try ReportFiles.write(outcome, to: folder, notReplacing: inputs) } catch { throw failure("\(error)") }
+        let inputs = ([predictions, thresholds, weights] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
+        do {
+            try ReportFiles.write(outcome, to: folder, notReplacing: inputs, alsoWriting: detected.map { [("predictions.json", $0.json)] } ?? [])
+        } catch { throw failure("\(error)") }
         outcome.warnings.forEach(warn)
         for note in outcome.report.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         print(ReportFiles.summary(outcome))
@@ -80,9 +85,10 @@ struct EvaluateCommand: ParsableCommand {
 }
 
 extension EvaluateCommand {
-    /// Runs the trained detector on the evaluated images and writes its detections as COCO
-    /// results into the report folder, so the report is exactly what `--predictions` would give.
-    func runWeights(_ path: String, on dataset: Dataset) throws -> String {
+    /// Runs the trained detector on the evaluated images: its detections as the COCO results
+    /// `--predictions` would read (written into the report folder with the report) and as read
+    /// back from that JSON, so the report is exactly what `--predictions` would give.
+    func runWeights(_ path: String, on dataset: Dataset) throws -> (json: Data, predictions: PredictionSet) {
         let detector: TrainedDetector
         do { detector = try TrainedDetector.load(contentsOf: URL(fileURLWithPath: path)) } catch { throw failure("\(error)") }
         guard detector.classes == dataset.classes else {
@@ -91,11 +97,11 @@ extension EvaluateCommand {
         let predictor = try detector.predictor(scoreThreshold: scoreThreshold, useStoredThresholds: false)
         let output = try predictor.predict(dataset.samples, imageURL: dataset.imageURL(of:), label: "predicting", showProgress: true)
         for (file, reason) in output.unreadable { warn("skipped unreadable image \(file) (\(reason))") }
-        let url = URL(fileURLWithPath: out).appendingPathComponent("predictions.json")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try COCOResultsWriter.write(output.predictions.map { (sampleIndex: $0.imageIndex, classIndex: $0.classIndex, box: $0.box, score: $0.score) },
-                                    for: dataset, to: url)
-        return url.path
+        let json = try COCOResultsWriter.json(output.predictions.map { (sampleIndex: $0.imageIndex, classIndex: $0.classIndex, box: $0.box, score: $0.score) },
+                                              for: dataset)
+        let reader = COCOResultsReader(samples: dataset.samples, cocoImageIDs: dataset.samples.map(\.cocoImageID), classNames: dataset.classes,
+                                       cocoCategoryIDs: dataset.cocoCategoryIDs, outsideSplit: [], splitName: nil)
+        return (json, try reader.parse(json, file: URL(fileURLWithPath: out).appendingPathComponent("predictions.json").path, lenient: false))
     }
 }
 

@@ -1,0 +1,60 @@
+import Detection
+import Foundation
+import Imaging
+import Support
+import TestSupport
+import Weights
+import XCTest
+
+/// `screenlab evaluate --weights`: predicts and scores in one step, and writes the detector's
+/// predictions with the report — all or nothing, so a failure leaves no half report behind.
+final class EvaluateWeightsTests: XCTestCase {
+    /// A 3-image YOLO folder with two classes, and a tiny untrained model for them.
+    func fixture() throws -> (data: URL, weights: URL, base: URL) {
+        let base = try TestFolders.make("evaluate-weights")
+        let data = base.appendingPathComponent("screens")
+        for folder in ["images", "labels"] { try FileManager.default.createDirectory(at: data.appendingPathComponent(folder), withIntermediateDirectories: true) }
+        try "Icon\nText\n".write(to: data.appendingPathComponent("classes.txt"), atomically: true, encoding: .utf8)
+        var random = SeededRandom(seed: 9)
+        for name in ["a", "b", "c"] {
+            let pixels = (0..<(40 * 80 * 3)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            try ImageIO.writePNG(RGBImage(width: 40, height: 80, pixels: pixels), to: data.appendingPathComponent("images/\(name).png"))
+            try "0 0.5 0.25 0.4 0.2\n1 0.5 0.75 0.8 0.1\n".write(to: data.appendingPathComponent("labels/\(name).txt"), atomically: true, encoding: .utf8)
+        }
+        let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
+        let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: 2, inputHeight: 64, inputWidth: 32), seed: 4)
+        let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector", options: options), input: InputSpec(width: 32, height: 64),
+                                   normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: ["Icon", "Text"],
+                                   provenance: Provenance(created: "2026-11-24T00:00:00Z"))
+        let weights = base.appendingPathComponent("tiny.slw")
+        try WeightsFile(header: header, tensors: model.stateTensors()).write(to: weights)
+        return (data, weights, base)
+    }
+
+    func testPredictsAndScoresWithThePredictionsBesideTheReport() throws {
+        let (data, weights, base) = try fixture()
+        let out = base.appendingPathComponent("report")
+        let (status, output) = try ScreenlabProcess.run(["evaluate", "--data", data.path, "--weights", weights.path, "--out", out.path])
+        XCTAssertEqual(status, 0, output)
+        for file in ["predictions.json", "metrics.json", "report.md"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file): \(output)")
+        }
+        let predictions = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [[String: Any]])
+        XCTAssertGreaterThan(predictions.count, 0, "an untrained model at the scoring threshold still boxes something")
+        let metrics = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("metrics.json"))) as? [String: Any])
+        XCTAssertNotNil(metrics["map50"], "\(metrics.keys.sorted())")
+    }
+
+    /// A thresholds file for other classes fails after the detector ran: --out must not exist.
+    func testAFailureAfterPredictingLeavesNothingInTheOutputFolder() throws {
+        let (data, weights, base) = try fixture()
+        let thresholds = base.appendingPathComponent("other.yaml")
+        try "strategy: max-f1\niou_threshold: 0.5\npicked_on: {dataset: d, split: val}\nclasses:\n  - name: Button\n    confidence: 0.3\n"
+            .write(to: thresholds, atomically: true, encoding: .utf8)
+        let out = base.appendingPathComponent("report")
+        let (status, output) = try ScreenlabProcess.run(["evaluate", "--data", data.path, "--weights", weights.path, "--thresholds", thresholds.path,
+                                                         "--out", out.path])
+        XCTAssertNotEqual(status, 0, output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing half-written: \(output)")
+    }
+}
