@@ -20,6 +20,11 @@ public enum OrderEvaluation {
         public var producedOrder: [Int]
 
         public var perfect: Bool { insertions == 0 }
+        /// True elements the view never reaches (none of their boxes detected): one step each.
+        public var missing: Int { trueElements - producedOrder.count }
+        /// Steps to put what the view reaches in order: the paper's experts ordered the elements
+        /// a view produced, so a detector's misses did not count there.
+        public var orderInsertions: Int { insertions - missing }
     }
 
     /// Scores `view` (run on the screen's true boxes, or detections indexed like them) against
@@ -102,6 +107,11 @@ public enum OrderEvaluation {
         public var meanProducedElements: Double
         /// Share of all true elements reproduced exactly.
         public var groupAgreement: Double
+        /// True elements per screen the view never reaches (0 on true boxes).
+        public var meanMissing: Double
+        /// Without those: the share of screens whose reached elements are in order, and the steps per screen.
+        public var reachedInOrderShare: Double
+        public var meanOrderErrors: Double
 
         public init(_ scores: [Score]) {
             let n = Double(max(scores.count, 1))
@@ -116,6 +126,9 @@ public enum OrderEvaluation {
             meanTrueElements = Double(scores.map(\.trueElements).reduce(0, +)) / n
             meanProducedElements = Double(scores.map(\.producedElements).reduce(0, +)) / n
             groupAgreement = Double(scores.map(\.reproduced).reduce(0, +)) / Double(max(scores.map(\.trueElements).reduce(0, +), 1))
+            meanMissing = Double(scores.map(\.missing).reduce(0, +)) / n
+            reachedInOrderShare = Double(scores.filter { $0.orderInsertions == 0 }.count) / n
+            meanOrderErrors = Double(scores.map(\.orderInsertions).reduce(0, +)) / n
         }
 
         /// A few lines for a terminal or a report, with the paper's figures beside ours.
@@ -128,7 +141,11 @@ public enum OrderEvaluation {
                 errors per screen: mean \(String(format: "%.2f", meanErrors)), std \(String(format: "%.2f", errorsStandardDeviation)), max \(maximumErrors) (paper: 0.67, 1.79, 17)
                 elements per screen: \(String(format: "%.1f", meanTrueElements)) true, \(String(format: "%.1f", meanProducedElements)) produced (paper: 18.7 produced)
                 true elements reproduced exactly: \(percent(groupAgreement))
-                """
+                """ + (meanMissing > 0 ? """
+
+                of the errors, missed elements (none of their boxes detected): \(String(format: "%.2f", meanMissing)) per screen
+                order of what was found (as the paper's experts scored it): \(percent(reachedInOrderShare)) of screens in order, \(String(format: "%.2f", meanOrderErrors)) errors per screen
+                """ : "")
         }
     }
 }

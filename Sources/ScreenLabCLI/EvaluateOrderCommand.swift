@@ -81,10 +81,10 @@ struct EvaluateOrderCommand: ParsableCommand {
             progress.finish()
             print((weights.map { "on the detections of \($0)\n" } ?? "on the true boxes\n") + OrderEvaluation.Summary(scores).text)
             guard let folder else { return }
-            var table = "screen\ttrue_elements\tproduced_elements\tinsertions\treproduced\tproduced_order\n"
+            var table = "screen\ttrue_elements\tproduced_elements\tinsertions\treproduced\tproduced_order\tmissing\n"
             for (index, score) in scores.enumerated() {
                 table += "\(SyntheticScreenGenerator.sampleID(index: index))\t\(score.trueElements)\t\(score.producedElements)\t\(score.insertions)\t"
-                    + "\(score.reproduced)\t\(score.producedOrder.map { String($0 + 1) }.joined(separator: ","))\n"
+                    + "\(score.reproduced)\t\(score.producedOrder.map { String($0 + 1) }.joined(separator: ","))\t\(score.missing)\n"
             }
             try folder.write(table, to: "order.tsv")
             let worstScreens = scores.indices.sorted { (scores[$0].insertions, $1) > (scores[$1].insertions, $0) }.prefix(worst)

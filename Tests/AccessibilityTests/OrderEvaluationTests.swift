@@ -117,7 +117,14 @@ final class OrderEvaluationTests: XCTestCase {
         XCTAssertEqual(truth, [[1, 0], [], [], [2]])
         // Scored: the missed elements are one step each; the rest reads in order.
         let view = AccessibilityView(detections: found, screen: phone)
-        XCTAssertEqual(OrderEvaluation.score(view, truth: truth).insertions, 2)
+        let score = OrderEvaluation.score(view, truth: truth)
+        XCTAssertEqual(score.insertions, 2)
+        XCTAssertEqual(score.missing, 2)
+        XCTAssertEqual(score.orderInsertions, 0, "what was found reads in order")
+        let summary = OrderEvaluation.Summary([score, OrderEvaluation.score(view, truth: [[0], [1], [2]])])
+        XCTAssertEqual(summary.meanMissing, 1)
+        XCTAssertEqual(summary.reachedInOrderShare, 0.5, "the second screen: the view reads detection 1 before 0")
+        XCTAssertTrue(summary.text.contains("order of what was found"), summary.text)
         XCTAssertEqual(OrderEvaluation.truth([[0]], trueBoxes: trueBoxes, detections: found, minimumIoU: 0.99), [[1]])
         XCTAssertEqual(OrderEvaluation.truth([[1]], trueBoxes: trueBoxes, detections: found, minimumIoU: 0.99), [[]])
     }
