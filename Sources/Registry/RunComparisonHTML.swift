@@ -18,7 +18,7 @@ extension RunComparison {
         }
         let epochCharts = self.epochCharts()
         if !epochCharts.isEmpty {
-            extra += "<h2>By epoch</h2>\n<div class=\"grid\">\n" + epochCharts.joined() + "</div>\n"
+            extra += "<h2>By epoch</h2>\n<div class=\"grid\">\n" + epochCharts.map(\.svg).joined() + "</div>\n"
         }
         let classCharts = self.classCharts()
         if !classCharts.isEmpty {
@@ -54,25 +54,31 @@ extension RunComparison {
                    color: SVG.color(index), dashArray: SVG.dash(index))
     }
 
-    func epochCharts() -> [String] {
+    /// The runs' curves by epoch, overlaid: the summed and each training loss, val mAP@0.5 and
+    /// center-hit mAP — each with a file name (`loss.svg`, `loss-cls.svg`, `val-map50.svg`, …)
+    /// for `compare` to write beside compare.html, small enough to keep in a repository.
+    public func epochCharts() -> [(name: String, svg: String)] {
         let withEpochs = runs.enumerated().compactMap { index, run -> (Int, [EpochRecord])? in
             guard let epochs = run.run?.epochs, !epochs.isEmpty else { return nil }
             return (index, epochs)
         }
         guard !withEpochs.isEmpty else { return [] }
         let terms = Array(Set(withEpochs.flatMap { $0.1.flatMap(\.losses.keys) })).sorted()
-        var charts: [String] = []
-        func chart(_ title: String, _ label: String, range: ClosedRange<Double>? = nil, _ value: (EpochRecord) -> Double?) {
+        var charts: [(name: String, svg: String)] = []
+        func chart(_ name: String, _ title: String, _ label: String, range: ClosedRange<Double>? = nil, _ value: (EpochRecord) -> Double?) {
             let lines = withEpochs.map { index, epochs in
                 series(index, x: epochs.map { Double($0.epoch) }, y: epochs.map { value($0) ?? .nan })
             }
             guard lines.contains(where: { $0.y.contains(where: \.isFinite) }) else { return }
-            charts.append(LineChart(title: title, xAxis: Axis(label: "epoch"), yAxis: Axis(label: label, range: range), series: lines).svg())
+            charts.append((name, LineChart(title: title, xAxis: Axis(label: "epoch"), yAxis: Axis(label: label, range: range), series: lines).svg()))
         }
-        chart("Training loss (sum of terms) by epoch", "mean loss") { e in terms.isEmpty ? nil : terms.reduce(0.0) { $0 + (e.losses[$1] ?? .nan) } }
-        for term in terms { chart("Loss '\(term)' by epoch", "mean loss") { $0.losses[term] } }
-        chart("Validation mAP@0.5 by epoch", "mAP", range: 0...1) { $0.valMAP50 }
-        chart("Validation center-hit mAP by epoch", "mAP", range: 0...1) { $0.valMAPCenter }
+        chart("loss", "Training loss (sum of terms) by epoch", "mean loss") { e in terms.isEmpty ? nil : terms.reduce(0.0) { $0 + (e.losses[$1] ?? .nan) } }
+        for term in terms {
+            let slug = String(term.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+            chart("loss-\(slug)", "Loss '\(term)' by epoch", "mean loss") { $0.losses[term] }
+        }
+        chart("val-map50", "Validation mAP@0.5 by epoch", "mAP", range: 0...1) { $0.valMAP50 }
+        chart("val-map-center", "Validation center-hit mAP by epoch", "mAP", range: 0...1) { $0.valMAPCenter }
         return charts
     }
 

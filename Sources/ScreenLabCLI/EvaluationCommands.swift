@@ -173,12 +173,13 @@ struct CompareCommand: ParsableCommand {
         discussion: """
         Each argument is a run id from the run registry, a run folder, or a report folder (`screenlab evaluate --out`), mixed \
         freely. Deltas are against the first, in percentage points. Runs are compared on their test report (--split val for \
-        val); compare.html overlays their loss and val mAP curves by epoch and their PR and F1 curves per class.
+        val); compare.html overlays their loss and val mAP curves by epoch (also written as curves/*.svg) and their PR and \
+        F1 curves per class.
         """)
 
     @Argument(help: "Two or more run ids, run folders or report folders.") var reports: [String]
     @Option(name: .long, help: "Which report of a run to compare: test (default) or val.") var split: String = "test"
-    @Option(name: .long, help: "Folder for compare.md and compare.html.") var out: String = "."
+    @Option(name: .long, help: "Folder for compare.md, compare.html and curves/.") var out: String = "."
     @OptionGroup var registryOptions: RegistryOptions
 
     func validate() throws {
@@ -197,13 +198,15 @@ struct CompareCommand: ParsableCommand {
         let comparison = RunComparison(compared)
         print(comparison.terminal(color: useColor), terminator: "")
         let folder = URL(fileURLWithPath: out)
+        let curves = comparison.epochCharts()  // none for bare report folders
         do {
             let output = try OutputFolder(folder, existing: .merge)
             try output.write(comparison.markdown(), to: "compare.md")
             try output.write(comparison.html(), to: "compare.html")
+            for (name, svg) in curves { try output.write(svg, to: "curves/\(name).svg") }
             try output.commit()
         } catch { throw failure("\(error)") }
-        print("wrote \(folder.appendingPathComponent("compare.md").path) and compare.html")
+        print("wrote \(folder.appendingPathComponent("compare.md").path), compare.html" + (curves.isEmpty ? "" : " and curves/*.svg (by epoch)"))
     }
 }
 

@@ -77,5 +77,10 @@ final class RegistryProcessTests: XCTestCase {
         XCTAssertTrue(html.contains("Validation mAP@0.5 by epoch") && html.contains("<svg"), "curves by epoch")
         XCTAssertFalse(html.contains("<script") || html.contains("src=\"http"), "self-contained")
         XCTAssertTrue(try String(contentsOf: out.appendingPathComponent("compare.md"), encoding: .utf8).contains("## Config differences"))
+        // The same curves as files, for reports kept in a repository (compare.html holds every PR curve too).
+        let curves = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("curves").path).sorted()
+        XCTAssertTrue(curves.contains("val-map50.svg") && curves.contains("loss.svg"), "\(curves)")
+        let map = try String(contentsOf: out.appendingPathComponent("curves/val-map50.svg"), encoding: .utf8)
+        XCTAssertTrue(map.hasPrefix("<svg") && map.contains("20261124-070000-1") && map.contains("20261124-070000-2"), "both runs on the chart")
     }
 }
