@@ -50,8 +50,9 @@ extension RunComparison {
 
     /// The colour of run `index` on every chart (the palette's dashes told apart past its colours).
     func series(_ index: Int, x: [Double], y: [Double]) -> LineSeries {
-        LineSeries(name: "\(Self.letter(index)) \(runs[index].run?.run.id ?? runs[index].label)", x: x, y: y,
-                   color: SVG.color(index), dashArray: SVG.dash(index))
+        let name = runs[index].run.map { "\($0.run.experiment) \($0.run.id)" } ?? runs[index].label
+        return LineSeries(name: "\(Self.letter(index)) \(name)", x: x, y: y,
+                          color: SVG.color(index), dashArray: SVG.dash(index))
     }
 
     /// The runs' curves by epoch, overlaid: the summed and each training loss, val mAP@0.5 and
