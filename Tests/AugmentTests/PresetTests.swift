@@ -100,7 +100,10 @@ final class PresetTests: XCTestCase {
         XCTAssertThrowsError(try AugmentPreset.locate("defualt", from: root)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("no preset named 'defualt'"), text)
-            XCTAssertTrue(text.contains("available: default, none, rare-classes"), text)
+            let presets = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Configs/augment").path)) ?? []
+            let names = presets.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+            XCTAssertTrue(names.contains("default") && names.contains("none"), "\(names)")
+            XCTAssertTrue(text.contains("available: " + names.joined(separator: ", ") + " (or a path"), text)
         }
         XCTAssertThrowsError(try AugmentPreset.locate("default", from: URL(fileURLWithPath: "/"))) { error in
             XCTAssertTrue("\(error)".contains("no Configs/augment/*.yaml found"), "\(error)")
