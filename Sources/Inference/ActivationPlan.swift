@@ -71,9 +71,8 @@ final class ActivationPlan {
     }
 
     /// Runs the graph on `input` ([batch, C, H, W]) into the flat head matrix `flat`
-    /// ([batch · positions, flatRowChannels]).
-    /// One forward pass. With `stepSeconds` (one slot per graph step), adds each step's wall time
-    /// to its slot: the per-layer profile of `FusedDetector.profile`.
+    /// ([batch · positions, flatRowChannels]). With `stepSeconds` (one slot per graph step), also
+    /// adds each step's wall time to its slot: the per-layer profile of `FusedDetector.profile`.
     func run(graph: InferenceGraph, input: UnsafePointer<Float>, flat: UnsafeMutablePointer<Float>, positionsPerImage: Int,
              stepSeconds: UnsafeMutablePointer<Double>? = nil) {
         func pointer(_ value: Int) -> UnsafeMutablePointer<Float> {

@@ -37,11 +37,12 @@ public struct DetectorPredictor {
 
     public func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {
         let progress = ProgressLine(label, total: samples.count, unit: "images", enabled: showProgress)
-        defer { progress.finish() }
-        return try predict(count: samples.count, progress: progress) { position in
+        let output = try predict(count: samples.count, progress: progress) { position in
             let url = imageURL(samples[position])
             do { return .success(try ImageIO.read(url)) } catch { return .failure(UnreadableImage(file: url.path, reason: "\(error)")) }
         }
+        progress.finish()
+        return output
     }
 
     /// Detections on images already in memory (rendered screens); `imageIndex` is the position in `images`.

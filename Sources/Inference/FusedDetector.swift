@@ -123,8 +123,8 @@ public final class FusedDetector {
 
     /// Time per layer type of one forward pass on `images`, averaged over `runs` passes (after
     /// one unmeasured pass that makes the plan): where batch-1 latency goes, as `bench engine`'s
-    /// profile shows it for training. Labels follow `bench engine`'s; the GFLOP count is the
-    /// multiply-adds × 2 of the convolutions of that type.
+    /// profile shows it for training. Labels name a layer's place and shape (`profileLabel`);
+    /// the GFLOP count is twice the multiply-adds of the convolutions of that type.
     public func profile(_ images: Tensor, runs: Int) throws -> [LayerTypeTiming] {
         _ = try self(images)
         lock.lock()
