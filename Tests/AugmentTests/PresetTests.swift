@@ -109,4 +109,25 @@ final class PresetTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("no Configs/augment/*.yaml found"), "\(error)")
         }
     }
+
+    /// Issue 15's hostile presets: nesting thousands deep and alias expansion ("billion laughs")
+    /// are refused by the shared YAML entry point before any walk, with the file named.
+    func testDeeplyNestedAndAliasBombPresetsAreErrorsNotCrashesOrHangs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-preset-hostile-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...20 { laughs += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 3).joined(separator: ", ") + "]\n" }
+        let cases = [("deep.yaml", "mosaic: " + String(repeating: "[", count: 20_000), "nested more than"),
+                     ("laughs.yaml", laughs, "expands to more than")]
+        for (name, text, expected) in cases {
+            let url = folder.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            let start = Date()
+            XCTAssertThrowsError(try AugmentPreset.load(from: url)) { error in
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains(name), "\(error)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 5, "refused before any expansion")
+        }
+    }
 }
