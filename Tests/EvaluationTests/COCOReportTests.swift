@@ -14,17 +14,7 @@ final class COCOReportTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
     func report(cap: Int = EvaluationOptions.defaultCOCOMaxDetections) throws -> EvaluationOutcome {
-        // ReportTests' two screens: classes Text/Icon/Slider (Slider has no ground truth).
-        let samples = [
-            sample("a", [(0, box(0, 0, 10, 10)), (0, box(20, 0, 10, 10)), (1, box(50, 50, 20, 20))]),
-            sample("b", [(0, box(0, 0, 10, 10)), (1, box(100, 100, 20, 20))]),
-        ]
-        let dataset = Dataset(root: URL(fileURLWithPath: "/data"), classes: ["Text", "Icon", "Slider"], samples: samples, splits: ["val": [0, 1]])
-        let list = [
-            prediction(0, 0, box(0, 0, 10, 10), 0.9), prediction(0, 0, box(20, 0, 10, 10), 0.4), prediction(0, 0, box(300, 0, 10, 10), 0.6),
-            prediction(1, 0, box(0, 0, 10, 10), 0.8), prediction(0, 1, box(50, 50, 20, 20), 0.7), prediction(1, 1, box(0, 0, 10, 10), 0.3),
-            prediction(1, 2, box(400, 400, 10, 10), 0.5),
-        ]
+        let dataset = twoScreens(), list = twoScreensPredictions()
         let job = EvaluationJob(dataset: dataset, data: .init(dataset: "/data/screens.yaml", split: "val"), predictionsPath: "preds.json",
                                 options: EvaluationOptions(cocoMaxDetections: cap))
         return try job.run(predictions: PredictionSet(predictions: list, entries: list.count, skipped: [:], notes: []))

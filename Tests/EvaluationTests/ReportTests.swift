@@ -11,21 +11,11 @@ final class ReportTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    /// Two screens, classes Text/Icon/Slider (Slider has no ground truth).
-    func dataset() -> Dataset {
-        let samples = [
-            sample("a", [(0, box(0, 0, 10, 10)), (0, box(20, 0, 10, 10)), (1, box(50, 50, 20, 20))]),
-            sample("b", [(0, box(0, 0, 10, 10)), (1, box(100, 100, 20, 20))]),
-        ]
-        return Dataset(root: URL(fileURLWithPath: "/data"), classes: ["Text", "Icon", "Slider"], samples: samples, splits: ["val": [0, 1]])
-    }
+    func dataset() -> Dataset { twoScreens() }
 
+    /// With one skipped entry, as a --lenient read reports it.
     func predictions() -> PredictionSet {
-        let list = [
-            prediction(0, 0, box(0, 0, 10, 10), 0.9), prediction(0, 0, box(20, 0, 10, 10), 0.4), prediction(0, 0, box(300, 0, 10, 10), 0.6),
-            prediction(1, 0, box(0, 0, 10, 10), 0.8), prediction(0, 1, box(50, 50, 20, 20), 0.7), prediction(1, 1, box(0, 0, 10, 10), 0.3),
-            prediction(1, 2, box(400, 400, 10, 10), 0.5),
-        ]
+        let list = twoScreensPredictions()
         return PredictionSet(predictions: list, entries: list.count + 1, skipped: ["unknown image": 1], notes: [])
     }
 
