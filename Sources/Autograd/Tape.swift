@@ -91,6 +91,16 @@ public final class Tape {
         return try body()
     }
 
+    /// Charges `body`'s time to `label` as forward time when profiling: work a step does on
+    /// tensor values beside the recorded ops (target assignment), so a profile accounts for it.
+    @inline(__always)
+    public func timed<T>(as label: String, _ body: () throws -> T) rethrows -> T {
+        guard let profile else { return try body() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { profile.add(label, forward: true, nanoseconds: DispatchTime.now().uptimeNanoseconds - start) }
+        return try body()
+    }
+
     /// Back-propagates from `output` (a scalar unless `seed`, shaped like `output`, is given),
     /// accumulates into parameters' gradients, and returns the gradients of leaves. Records
     /// are released as they are consumed, so activations are freed during the backward pass;

@@ -35,6 +35,16 @@ public struct EngineBenchmark {
         public let calls: Int
         public let forwardMilliseconds: Double
         public let backwardMilliseconds: Double
+
+        /// Per label, the mean per step of `profile` accumulated over `steps` steps.
+        public static func averaged(_ profile: OpProfile, steps: Int) -> [LayerTiming] {
+            let steps = max(1, steps)
+            return profile.entries.map { entry in
+                LayerTiming(label: entry.label, calls: entry.calls / steps,
+                            forwardMilliseconds: Double(entry.forwardNanoseconds) / 1e6 / Double(steps),
+                            backwardMilliseconds: Double(entry.backwardNanoseconds) / 1e6 / Double(steps))
+            }
+        }
     }
 
     /// The label the Σx² loss is charged to.
@@ -103,11 +113,7 @@ public struct EngineBenchmark {
         let profile = OpProfile()
         let steps = max(1, steps)
         for _ in 0..<steps { _ = try EngineBenchmark.trainingStep(model: model, optimizer: optimizer, input: input, profile: profile) }
-        return profile.entries.map { entry in
-            LayerTiming(label: entry.label, calls: entry.calls / steps,
-                        forwardMilliseconds: Double(entry.forwardNanoseconds) / 1e6 / Double(steps),
-                        backwardMilliseconds: Double(entry.backwardNanoseconds) / 1e6 / Double(steps))
-        }
+        return LayerTiming.averaged(profile, steps: steps)
     }
 
     /// Peak resident memory of this process so far (VmHWM), in bytes.

@@ -57,27 +57,28 @@ public struct PredictBenchmark {
 
 extension PredictBenchmark {
     /// The fused model's batch-`batch` forward pass by layer type, averaged over `runs` passes.
-    public func profile(batch: Int, runs: Int) throws -> [LayerTypeTiming] {
+    public func profile(batch: Int, runs: Int, perLayer: Bool = false) throws -> [LayerTypeTiming] {
         let model = try UIDetector(configuration: configuration, seed: 0)
         model.eval()
         var random = SeededRandom(seed: 1)
         let images = Initialization.normal(shape: [batch, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
-        return try FusedDetector(model).profile(images, runs: runs)
+        return try FusedDetector(model).profile(images, runs: runs, perLayer: perLayer)
     }
 
     /// The table `bench predict --profile` prints: per layer type, steps, ms, share, GFLOP and GFLOP/s.
     public static func profileTable(_ timings: [LayerTypeTiming]) -> String {
         func column(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
         let total = timings.reduce(0) { $0 + $1.milliseconds }
-        var lines = ["layer type".padding(toLength: 22, withPad: " ", startingAt: 0) + column("steps", 6) + column("ms", 9)
+        let labelWidth = max(22, (timings.map(\.label.count).max() ?? 0) + 1)
+        var lines = ["layer type".padding(toLength: labelWidth, withPad: " ", startingAt: 0) + column("steps", 6) + column("ms", 9)
             + column("share", 8) + column("GFLOP", 8) + column("GFLOP/s", 9)]
         for t in timings {
-            lines.append(t.label.padding(toLength: 22, withPad: " ", startingAt: 0) + column("\(t.steps)", 6)
+            lines.append(t.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + column("\(t.steps)", 6)
                 + column(String(format: "%.2f", t.milliseconds), 9) + column(String(format: "%.1f%%", total > 0 ? 100 * t.milliseconds / total : 0), 8)
                 + column(String(format: "%.3f", t.gigaflops), 8) + column(t.gigaflops > 0 ? String(format: "%.1f", t.gigaflopsPerSecond) : "—", 9))
         }
         let flops = timings.reduce(0) { $0 + $1.gigaflops }
-        lines.append("total".padding(toLength: 22, withPad: " ", startingAt: 0) + column("\(timings.reduce(0) { $0 + $1.steps })", 6)
+        lines.append("total".padding(toLength: labelWidth, withPad: " ", startingAt: 0) + column("\(timings.reduce(0) { $0 + $1.steps })", 6)
             + column(String(format: "%.2f", total), 9) + column("", 8) + column(String(format: "%.3f", flops), 8)
             + column(String(format: "%.1f", total > 0 ? flops / (total / 1000) : 0), 9))
         return lines.joined(separator: "\n")

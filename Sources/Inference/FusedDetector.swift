@@ -124,8 +124,10 @@ public final class FusedDetector {
     /// Time per layer type of one forward pass on `images`, averaged over `runs` passes (after
     /// one unmeasured pass that makes the plan): where batch-1 latency goes, as `bench engine`'s
     /// profile shows it for training. Labels name a layer's place and shape (`profileLabel`);
-    /// the GFLOP count is twice the multiply-adds of the convolutions of that type.
-    public func profile(_ images: Tensor, runs: Int) throws -> [LayerTypeTiming] {
+    /// the GFLOP count is twice the multiply-adds of the convolutions of that type. `perLayer`
+    /// keeps every step apart, labelled by module path and shape (`layerLabel`), to find which
+    /// shapes of a layer type are slow.
+    public func profile(_ images: Tensor, runs: Int, perLayer: Bool = false) throws -> [LayerTypeTiming] {
         _ = try self(images)
         lock.lock()
         defer { lock.unlock() }
@@ -146,10 +148,11 @@ public final class FusedDetector {
             switch step {
             case let .convolution(layer, _, _):
                 let g = plan.stepGeometries[index]!
-                label = Self.profileLabel(name: graph.layerNames[layer], geometry: g)
+                label = perLayer ? Self.layerLabel(name: graph.layerNames[layer], geometry: g)
+                    : Self.profileLabel(name: graph.layerNames[layer], geometry: g)
                 flops = 2 * Double(g.outputCount) * Double(g.inChannelsPerGroup * g.kernelHeight * g.kernelWidth)
             case .addUpsampled:
-                label = "FPN upsample+add"; flops = 0
+                label = perLayer ? "FPN upsample+add \(index)" : "FPN upsample+add"; flops = 0
             }
             let milliseconds = 1000 * seconds[index] / Double(max(1, runs))
             if let at = timings.firstIndex(where: { $0.label == label }) {
@@ -173,6 +176,11 @@ public final class FusedDetector {
         if name.hasPrefix("head.outputs") || name == "head.conv2" { return "head output \(kernel)" }
         if name.hasPrefix("head.") { return "head \(shape)" }
         return shape
+    }
+
+    /// One convolution by module path and shape: "backbone.stage5.0.pointwise 256→512 1×1 s1 @8×16".
+    static func layerLabel(name: String, geometry g: Conv2dGeometry) -> String {
+        "\(name) \(g.inChannels)→\(g.outChannels) \(g.kernelHeight)×\(g.kernelWidth) s\(g.strideHeight) @\(g.outHeight)×\(g.outWidth)"
     }
 
     /// Floats of activation memory planned for `batch` (made on first use).

@@ -26,6 +26,7 @@ struct BenchPredictCommand: ParsableCommand {
     @Flag(help: "Also run ort_bench.py (ONNX Runtime) with that Python.") var ort = false
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "Only the fused model's batch-1 forward pass by layer type (time, share, GFLOP/s), default and peer architecture.") var profile = false
+    @Flag(help: "With --profile: every layer on its own line, by module path and shape, instead of by layer type.") var perLayer = false
 
     func validate() throws {
         try OptionBounds.check("threads", threads, OptionBounds.threads)
@@ -43,7 +44,7 @@ struct BenchPredictCommand: ParsableCommand {
             if profile {
                 for (name, configuration) in [("default model", UIDetectorConfiguration()), ("peer architecture", PredictBenchmark.peerArchitecture)] {
                     print("\(name), fused, batch 1, mean of \(batch1Runs) passes:")
-                    print(PredictBenchmark.profileTable(try PredictBenchmark(configuration: configuration).profile(batch: 1, runs: batch1Runs)))
+                    print(PredictBenchmark.profileTable(try PredictBenchmark(configuration: configuration).profile(batch: 1, runs: batch1Runs, perLayer: perLayer)))
                 }
                 return
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Autograd
 import Benchmarks
 import Detection
 import Foundation
@@ -34,6 +35,8 @@ struct BenchTrainCommand: ParsableCommand {
     var realPeer = false
     @Option(help: "Ground-truth boxes per synthetic image of the real-step peer (mosaic and copy-paste put more boxes in a training image than the split's mean).")
     var peerBoxes = 35
+    @Flag(help: "Only profile the real step: forward and backward time per layer type over --steps steps, and the time outside the tape (optimizer, clipping, EMA; waiting for data).")
+    var profile = false
 
     func validate() throws {
         guard batchSize >= 2 else { throw usageError("--batch-size must be at least 2 (batch norm in train mode needs it), got \(batchSize)") }
@@ -60,8 +63,18 @@ struct BenchTrainCommand: ParsableCommand {
         do {
             let real = try TrainingThroughput(experiment: file, overrides: overrides + ["batch_size=\(batchSize)", "threads=\(threads)"],
                                               log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
-            let bare = try EngineBenchmark(configuration: .reference, batch: batchSize)
             _ = try real.run(steps: 2)
+            if profile {
+                let recorded = OpProfile()
+                let timings = try real.run(steps: steps, profile: recorded)
+                let perStep = { (part: KeyPath<TrainingThroughput.Timing, Double>) in 1000 * timings.reduce(0) { $0 + $1[keyPath: part] } / Double(max(1, timings.count)) }
+                print("bench train --profile: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, mean of \(timings.count) real steps")
+                print(LayerTimingTable.render(EngineBenchmark.LayerTiming.averaged(recorded, steps: timings.count)))
+                print(String(format: "whole step %.1f ms (%.1f img/s); outside the tape: optimizer, clipping and EMA %.1f ms, waiting for data %.1f ms",
+                             perStep(\.seconds), Double(batchSize) / (perStep(\.seconds) / 1000), perStep(\.optimizerSeconds), perStep(\.waitingSeconds)))
+                return
+            }
+            let bare = try EngineBenchmark(configuration: .reference, batch: batchSize)
             var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = []
             print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
             var realPeerWorkload: RealTorchPeer.Workload?

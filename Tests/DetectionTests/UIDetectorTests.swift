@@ -1,6 +1,7 @@
 import Autograd
 import Data
 import NN
+import Support
 import Tensor
 import XCTest
 @testable import Detection
@@ -46,6 +47,24 @@ final class UIDetectorTests: XCTestCase {
         XCTAssertEqual(decoded.probabilities[0], 0.5, accuracy: 1e-6)
         let expected: [Float] = [-4, -12, 28, 4]  // centre (4, 4) minus 1·8, 2·8; plus 3·8, 0·8
         XCTAssertEqual(Array(decoded.boxes[0..<4]), expected)
+    }
+
+    func testDecodingSomePriorsGivesTheFullDecodesRowsBitForBit() throws {
+        for head in UIDetectorConfiguration.HeadKind.allCases {
+            let configuration = small(head)
+            let decoder = try HeadDecoder(configuration: configuration)
+            var random = SeededRandom(seed: 3)
+            let values = Initialization.normal(shape: [2 * decoder.priorCount, configuration.outputsPerPrior], standardDeviation: 2, rng: &random)
+            let full = decoder.decode(values, image: 1)
+            let priors = [decoder.priorCount - 1, 0, 7, 7]
+            let some = decoder.decode(values, image: 1, priors: priors)
+            let k = configuration.classCount
+            for (i, p) in priors.enumerated() {
+                XCTAssertEqual(Array(some.probabilities[i * k..<(i + 1) * k]), Array(full.probabilities[p * k..<(p + 1) * k]), "\(head) prior \(p)")
+                XCTAssertEqual(Array(some.boxes[4 * i..<4 * i + 4]), Array(full.boxes[4 * p..<4 * p + 4]), "\(head) prior \(p)")
+            }
+            XCTAssertTrue(decoder.decode(values, image: 0, priors: []).boxes.isEmpty)
+        }
     }
 
     func testParameterNamesKeepTheBackboneOfTheReferenceDetector() throws {

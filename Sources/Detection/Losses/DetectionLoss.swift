@@ -1,6 +1,7 @@
 import Autograd
 import Data
 import Foundation
+import Kernels
 import Tensor
 
 /// How the classification channel is trained and how the terms are weighted (the reported
@@ -79,7 +80,9 @@ public final class DetectionLoss {
             throw TensorError.shapeMismatch(op: "DetectionLoss", shapes: [outputs.shape, [targets.count * count, configuration.outputsPerPrior]],
                                             reason: "head values do not match \(targets.count) images of \(count) priors")
         }
-        let t = try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
+        let t = try outputs.tape.timed(as: "target assignment") {
+            try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
+        }
         let positives = Float(max(t.positiveRows.count, 1))
         let logits = try outputs.slice(axis: 1, 0..<k)
         let elementWeights = classWeights.map { weights -> Tensor in
@@ -133,22 +136,38 @@ public final class DetectionLoss {
         let k = configuration.classCount, count = decoder.priorCount
         var result = Targets(classification: try Tensor(zeros: [targets.count * count, k]))
         let maximumDistance = Float(configuration.distributionBins - 1) - 0.01
+        // ATSS depends on each image's boxes alone: the images' assignments run in parallel.
+        var staticAssignments = [TargetAssignment?](repeating: nil, count: targets.count)
+        if !taskAligned || alignedAssigner == nil {
+            staticAssignments.withUnsafeMutableBufferPointer { slots in
+                let slots = slots
+                Parallel.forEach(targets.count) { image in
+                    if !targets[image].isEmpty { slots[image] = staticAssigner.assign(targets[image]).targets }
+                }
+            }
+        }
         for (image, groundTruths) in targets.enumerated() where !groundTruths.isEmpty {
-            let decoded = decoder.decode(values, image: image)
             var soft: [Float]?
-            let assignment: TargetAssignment
+            let assignment: TargetAssignment, decoded: HeadDecoder.Decoded
+            /// Row of `decoded` holding the i-th positive, prior p.
+            let decodedRow: (_ i: Int, _ p: Int) -> Int
             if taskAligned, let alignedAssigner {
+                decoded = decoder.decode(values, image: image)
                 let aligned = alignedAssigner.assign(classProbabilities: decoded.probabilities, classCount: k,
                                                      predictedBoxes: decoded.boxes, groundTruths: groundTruths)
                 assignment = aligned.targets
                 soft = aligned.softTargets
+                decodedRow = { _, p in p }
             } else {
-                assignment = staticAssigner.assign(groundTruths).targets
+                // ATSS looks at priors only, so the head is decoded at the positives alone.
+                assignment = staticAssignments[image]!
+                decoded = decoder.decode(values, image: image, priors: assignment.positiveIndices)
+                decodedRow = { i, _ in i }
             }
-            for p in assignment.positiveIndices {
+            for (i, p) in assignment.positiveIndices.enumerated() {
                 let gt = groundTruths[assignment.groundTruthIndex[p]]
-                let row = image * count + p
-                let predicted = Array(decoded.boxes[4 * p..<4 * p + 4])
+                let row = image * count + p, d = decodedRow(i, p)
+                let predicted = Array(decoded.boxes[4 * d..<4 * d + 4])
                 // GFL's quality target: the IoU of the current prediction with its ground truth.
                 let quality = soft?[p] ?? Float(intersectionOverUnion(x1: Double(predicted[0]), y1: Double(predicted[1]),
                                                                       x2: Double(predicted[2]), y2: Double(predicted[3]), gt.box))
@@ -157,7 +176,7 @@ public final class DetectionLoss {
                 let box = [Float(gt.box.minX), Float(gt.box.minY), Float(gt.box.maxX), Float(gt.box.maxY)]
                 result.boxes += box
                 // Each positive's box losses count by how sure the head already is (GFL's weight_targets).
-                result.weights.append(decoded.probabilities[p * k..<(p + 1) * k].max() ?? 0)
+                result.weights.append(decoded.probabilities[d * k..<(d + 1) * k].max() ?? 0)
                 if let points = decoder.points {
                     let (x, y, s) = (points.x[p], points.y[p], points.stride[p])
                     result.pointXY += [x, y]

@@ -43,34 +43,37 @@ public struct HeadDecoder: Sendable {
     }
 
     public func decode(_ flat: Tensor, image: Int) -> Decoded {
+        decode(flat, image: image, priors: 0..<priorCount)
+    }
+
+    /// Only `priors` of one image, in their order: row i of the result is prior `priors[i]`.
+    /// Static assignment reads the head at its positives only, a few dozen of thousands.
+    public func decode<Priors: Collection<Int>>(_ flat: Tensor, image: Int, priors: Priors) -> Decoded {
         let k = configuration.classCount, width = configuration.outputsPerPrior, count = priorCount
         precondition(flat.shape == [flat.shape[0], width] && flat.shape[0] >= (image + 1) * count, "HeadDecoder: head values \(flat.shape) for image \(image)")
-        var probabilities = [Float](repeating: 0, count: count * k)
-        var boxes = [Float](repeating: 0, count: count * 4)
+        var probabilities = [Float](repeating: 0, count: priors.count * k)
+        var boxes = [Float](repeating: 0, count: priors.count * 4)
         let rows = flat.pointer + image * count * width
-        for p in 0..<count {
+        for (i, p) in priors.enumerated() {
+            precondition(p >= 0 && p < count, "HeadDecoder: prior \(p) of \(count)")
             let row = rows + p * width
-            for c in 0..<k { probabilities[p * k + c] = 1 / (1 + exp(-row[c])) }
-        }
-        if let points {
-            let bins = configuration.distributionBins
-            for p in 0..<count {
-                let row = rows + p * width + k
-                var distance = SIMD4<Float>()
-                for side in 0..<4 { distance[side] = Self.expectation(row + side * bins, bins: bins) * points.stride[p] }
-                boxes[4 * p] = points.x[p] - distance[0]
-                boxes[4 * p + 1] = points.y[p] - distance[1]
-                boxes[4 * p + 2] = points.x[p] + distance[2]
-                boxes[4 * p + 3] = points.y[p] + distance[3]
-            }
-        } else if let anchors {
-            for p in 0..<count {
-                let row = rows + p * width + k
-                let box = coder.decode(SIMD4(row[0], row[1], row[2], row[3]), anchor: anchors.anchor(at: p))
-                for i in 0..<4 { boxes[4 * p + i] = box[i] }
-            }
+            for c in 0..<k { probabilities[i * k + c] = 1 / (1 + exp(-row[c])) }
+            let box = self.box(row + k, prior: p)
+            for j in 0..<4 { boxes[4 * i + j] = box[j] }
         }
         return Decoded(probabilities: probabilities, boxes: boxes)
+    }
+
+    /// x1, y1, x2, y2 of prior `p` from its regression values.
+    @inline(__always)
+    func box(_ regression: UnsafePointer<Float>, prior p: Int) -> SIMD4<Float> {
+        if let points {
+            let bins = configuration.distributionBins
+            var distance = SIMD4<Float>()
+            for side in 0..<4 { distance[side] = Self.expectation(regression + side * bins, bins: bins) * points.stride[p] }
+            return SIMD4(points.x[p] - distance[0], points.y[p] - distance[1], points.x[p] + distance[2], points.y[p] + distance[3])
+        }
+        return coder.decode(SIMD4(regression[0], regression[1], regression[2], regression[3]), anchor: anchors!.anchor(at: p))
     }
 
     /// Σ i · softmax(logits)_i, with the maximum subtracted so large logits cannot overflow.

@@ -119,11 +119,11 @@ final class TrainingSetup {
 
     /// One optimizer step of this run on a loader batch: what the trainer runs and what
     /// `bench train` times (so the benchmark cannot drift from a real run).
-    func step(_ batch: Batch, epoch: Int, step: Int) throws -> StepResult {
+    func step(_ batch: Batch, epoch: Int, step: Int, profile: OpProfile? = nil) throws -> StepResult {
         try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
                              objective: { try self.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
                              optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
-                             ema: ema.map { ($0, self.model) })
+                             ema: ema.map { ($0, self.model) }, profile: profile)
     }
 
     // MARK: Validation and prediction

@@ -1,4 +1,5 @@
 import Augment
+import Autograd
 import Data
 import Foundation
 import Support
@@ -27,19 +28,23 @@ public final class TrainingThroughput {
         /// Of which waiting for the loader.
         public var waitingSeconds: Double
         public var images: Int
+        /// Optimizer, clipping and EMA: the part of a step outside the tape.
+        public var optimizerSeconds: Double
     }
 
-    /// Runs `steps` steps with the assigner the experiment's later epochs use.
-    public func run(steps: Int) throws -> [Timing] {
+    /// Runs `steps` steps with the assigner the experiment's later epochs use; with `profile`,
+    /// every op's forward and backward time is added to it under its layer's label.
+    public func run(steps: Int, profile: OpProfile? = nil) throws -> [Timing] {
         var timings: [Timing] = []
         let epoch = setup.config.assigner.staticEpochs ?? 0
         for _ in 0..<steps {
             let clock = Stopwatch()
             guard let (_, _, batch) = try stream.next() else { break }
             let waited = clock.seconds
-            _ = try setup.step(batch, epoch: epoch, step: step)
+            let result = try setup.step(batch, epoch: epoch, step: step, profile: profile)
             step += 1
-            timings.append(Timing(seconds: clock.seconds, waitingSeconds: waited, images: batch.images.shape[0]))
+            timings.append(Timing(seconds: clock.seconds, waitingSeconds: waited, images: batch.images.shape[0],
+                                  optimizerSeconds: result.phases.optimizer))
         }
         return timings
     }
