@@ -25,6 +25,10 @@ extension LossKernels {
         }
     }
 
+    /// Workers for an elementwise loss over `count` logits: a batch's 280k class logits cost
+    /// ~6 ms of scalar exp and log1p on one core; tests' few hundred are not worth a thread.
+    static func elementwiseWorkers(_ count: Int) -> Int { count >= 16_384 ? Parallel.workerCount(for: count) : 1 }
+
     /// base^exponent, exact and fast for the usual γ = 2.
     @inline(__always)
     static func power(_ base: Float, _ exponent: Float) -> Float {
@@ -42,16 +46,18 @@ extension LossKernels {
     public static func sigmoidFocal(logits: UnsafePointer<Float>, targets: UnsafePointer<Float>, weights: UnsafePointer<Float>?,
                                     count: Int, alpha: Float, gamma: Float,
                                     losses: UnsafeMutablePointer<Float>, derivatives: UnsafeMutablePointer<Float>?) {
-        for i in 0..<count {
-            let t = targets[i], s = Logistic(logits[i], target: t)
-            let scale = (weights?[i] ?? 1) * (alpha < 0 ? 1 : alpha * t + (1 - alpha) * (1 - t))
-            // 1 − p_t = p·(1 − t) + q·t: for hard targets this is q or p, never 1 − (a number near 1).
-            let m = s.p * (1 - t) + s.q * t
-            let modulation = power(m, gamma)
-            losses[i] = scale * modulation * s.crossEntropy
-            guard let derivatives else { continue }
-            let dm = s.p * s.q * (1 - 2 * t)
-            derivatives[i] = scale * (powerDerivative(m, gamma) * dm * s.crossEntropy + modulation * s.residual)
+        Parallel.forEachChunk(count, workers: elementwiseWorkers(count)) { range, _ in
+            for i in range {
+                let t = targets[i], s = Logistic(logits[i], target: t)
+                let scale = (weights?[i] ?? 1) * (alpha < 0 ? 1 : alpha * t + (1 - alpha) * (1 - t))
+                // 1 − p_t = p·(1 − t) + q·t: for hard targets this is q or p, never 1 − (a number near 1).
+                let m = s.p * (1 - t) + s.q * t
+                let modulation = power(m, gamma)
+                losses[i] = scale * modulation * s.crossEntropy
+                guard let derivatives else { continue }
+                let dm = s.p * s.q * (1 - 2 * t)
+                derivatives[i] = scale * (powerDerivative(m, gamma) * dm * s.crossEntropy + modulation * s.residual)
+            }
         }
     }
 
@@ -60,15 +66,17 @@ extension LossKernels {
     public static func qualityFocal(logits: UnsafePointer<Float>, targets: UnsafePointer<Float>, weights: UnsafePointer<Float>?,
                                     count: Int, beta: Float,
                                     losses: UnsafeMutablePointer<Float>, derivatives: UnsafeMutablePointer<Float>?) {
-        for i in 0..<count {
-            let s = Logistic(logits[i], target: targets[i])
-            let w = weights?[i] ?? 1
-            let distance = abs(s.residual), modulation = power(distance, beta)
-            losses[i] = w * modulation * s.crossEntropy
-            guard let derivatives else { continue }
-            // d|σ − y|/dx = sign(σ − y)·σ·(1 − σ)
-            let dDistance = (s.residual < 0 ? -1 : 1) * s.p * s.q
-            derivatives[i] = w * (powerDerivative(distance, beta) * dDistance * s.crossEntropy + modulation * s.residual)
+        Parallel.forEachChunk(count, workers: elementwiseWorkers(count)) { range, _ in
+            for i in range {
+                let s = Logistic(logits[i], target: targets[i])
+                let w = weights?[i] ?? 1
+                let distance = abs(s.residual), modulation = power(distance, beta)
+                losses[i] = w * modulation * s.crossEntropy
+                guard let derivatives else { continue }
+                // d|σ − y|/dx = sign(σ − y)·σ·(1 − σ)
+                let dDistance = (s.residual < 0 ? -1 : 1) * s.p * s.q
+                derivatives[i] = w * (powerDerivative(distance, beta) * dDistance * s.crossEntropy + modulation * s.residual)
+            }
         }
     }
 
@@ -79,16 +87,18 @@ extension LossKernels {
     public static func varifocal(logits: UnsafePointer<Float>, targets: UnsafePointer<Float>, weights: UnsafePointer<Float>?,
                                  count: Int, alpha: Float, gamma: Float, differentiateWeight: Bool,
                                  losses: UnsafeMutablePointer<Float>, derivatives: UnsafeMutablePointer<Float>?) {
-        for i in 0..<count {
-            let t = targets[i], s = Logistic(logits[i], target: t)
-            let w = weights?[i] ?? 1
-            let negativeWeight = alpha * power(s.p, gamma)
-            let focalWeight = t > 0 ? t : negativeWeight
-            losses[i] = w * focalWeight * s.crossEntropy
-            guard let derivatives else { continue }
-            var d = focalWeight * s.residual
-            if differentiateWeight, t <= 0 { d += gamma * negativeWeight * s.q * s.crossEntropy }
-            derivatives[i] = w * d
+        Parallel.forEachChunk(count, workers: elementwiseWorkers(count)) { range, _ in
+            for i in range {
+                let t = targets[i], s = Logistic(logits[i], target: t)
+                let w = weights?[i] ?? 1
+                let negativeWeight = alpha * power(s.p, gamma)
+                let focalWeight = t > 0 ? t : negativeWeight
+                losses[i] = w * focalWeight * s.crossEntropy
+                guard let derivatives else { continue }
+                var d = focalWeight * s.residual
+                if differentiateWeight, t <= 0 { d += gamma * negativeWeight * s.q * s.crossEntropy }
+                derivatives[i] = w * d
+            }
         }
     }
 

@@ -1,0 +1,44 @@
+import XCTest
+@testable import Kernels
+
+final class PermuteKernelTests: XCTestCase {
+    /// output[n, c, r] = input[n, r, c], by index arithmetic.
+    func naiveTranspose(_ input: [Float], batch: Int, rows: Int, columns: Int) -> [Float] {
+        var output = [Float](repeating: .nan, count: input.count)
+        for n in 0..<batch { for r in 0..<rows { for c in 0..<columns {
+            output[(n * columns + c) * rows + r] = input[(n * rows + r) * columns + c]
+        } } }
+        return output
+    }
+
+    func testTiledTransposeOfTheLastTwoAxesMatchesIndexArithmeticAtEdgeSizes() {
+        let saved = Parallel.threadCount
+        defer { Parallel.threadCount = saved }
+        // Partial tiles on both axes, one-row and one-column cases, and the head flatten's shape
+        // (large enough to be split across workers).
+        for (batch, rows, columns) in [(1, 1, 1), (2, 17, 33), (3, 1, 40), (1, 40, 1), (2, 77, 1_000)] {
+            let input = (0..<(batch * rows * columns)).map { Float($0) }
+            let expected = naiveTranspose(input, batch: batch, rows: rows, columns: columns)
+            for threads in [1, 2, 3] {
+                Parallel.threadCount = threads
+                var output = [Float](repeating: .nan, count: input.count)
+                input.withUnsafeBufferPointer { i in output.withUnsafeMutableBufferPointer { o in
+                    Permute.apply(i.baseAddress!, shape: [batch, rows, columns], permutation: [0, 2, 1], output: o.baseAddress!)
+                } }
+                XCTAssertEqual(output, expected, "\(batch)×\(rows)×\(columns), \(threads) threads")
+            }
+        }
+    }
+
+    func testOtherPermutationsStillTakeTheGeneralPath() {
+        // [2, 3, 4] → [4, 2, 3] (permutation [2, 0, 1]).
+        let input = (0..<24).map { Float($0) }
+        var output = [Float](repeating: .nan, count: 24)
+        input.withUnsafeBufferPointer { i in output.withUnsafeMutableBufferPointer { o in
+            Permute.apply(i.baseAddress!, shape: [2, 3, 4], permutation: [2, 0, 1], output: o.baseAddress!)
+        } }
+        var expected = [Float]()
+        for k in 0..<4 { for a in 0..<2 { for b in 0..<3 { expected.append(Float(a * 12 + b * 4 + k)) } } }
+        XCTAssertEqual(output, expected)
+    }
+}
