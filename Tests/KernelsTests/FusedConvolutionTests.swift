@@ -38,7 +38,8 @@ final class FusedConvolutionTests: XCTestCase {
         return nchw
     }
 
-    func check(_ g: Conv2dGeometry, bounds: ActivationBounds, layouts: [Bool] = [false, true], file: StaticString = #filePath, line: UInt = #line) {
+    func check(_ g: Conv2dGeometry, bounds: ActivationBounds, layouts: [Bool] = [false, true], tolerance: Double = 1e-5,
+               file: StaticString = #filePath, line: UInt = #line) {
         var random = TestRandom(seed: 3)
         let input = random.floats(g.inputCount, scale: 2), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
         let expected = reference(g, input, weight, bias, bounds).map(Double.init)
@@ -47,7 +48,7 @@ final class FusedConvolutionTests: XCTestCase {
             for workers in [1, 2, 3] {
                 for positionsFirst in layouts {
                     let actual = fused(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst)
-                    assertClose(actual, expected, tolerance: 1e-5, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
+                    assertClose(actual, expected, tolerance: tolerance, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
                     XCTAssertEqual(actual, fused(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst),
                                    "deterministic for a fixed worker count", file: file, line: line)
                 }
@@ -79,6 +80,18 @@ final class FusedConvolutionTests: XCTestCase {
         for batch in [1, 2] {
             check(try Conv2dGeometry(batch: batch, inChannels: 4, inHeight: 30, inWidth: 40, outChannels: 32, kernel: 1), bounds: relu6)
             check(try Conv2dGeometry(batch: batch, inChannels: 3, inHeight: 30, inWidth: 40, outChannels: 32, kernel: 3, padding: 1), bounds: .identity)
+        }
+    }
+
+    /// 64 input channels × 3×3 = 576 rows of columns: 256-position unfold panels of 7 rows of 40,
+    /// five per image with a short last one, on both threading paths. Sums of 576 products are
+    /// blocked differently by the two paths' GEMMs, hence the looser tolerance.
+    func testDenseUnfoldInRowPanels() throws {
+        let g = try Conv2dGeometry(batch: 1, inChannels: 64, inHeight: 30, inWidth: 40, outChannels: 8, kernel: 3, padding: 1)
+        XCTAssertEqual(FusedConv2d.unfoldPanelRows(g, workers: 1), 7)
+        for batch in [1, 3] {
+            check(try Conv2dGeometry(batch: batch, inChannels: 64, inHeight: 30, inWidth: 40, outChannels: 8, kernel: 3, padding: 1), bounds: relu6,
+                  tolerance: 1e-4)
         }
     }
 

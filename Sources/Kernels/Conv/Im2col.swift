@@ -40,14 +40,21 @@ struct Im2col {
     }
 
     func unfold(_ input: UnsafePointer<Float>, into col: UnsafeMutablePointer<Float>) {
+        unfold(input, outputRows: 0..<outHeight, into: col)
+    }
+
+    /// The columns of output rows `outputRows` only: a [C·kh·kw × outputRows.count·OW] matrix,
+    /// so inference can unfold a cache-sized panel and multiply it before unfolding the next.
+    func unfold(_ input: UnsafePointer<Float>, outputRows: Range<Int>, into col: UnsafeMutablePointer<Float>) {
+        let panelColumns = outputRows.count * outWidth
         var row = col
         for c in 0..<channels {
             let plane = input + c * height * width
             for ky in 0..<kernelHeight {
                 for kx in 0..<kernelWidth {
                     let valid = validColumns(kx: kx)
-                    for oy in 0..<outHeight {
-                        let dst = row + oy * outWidth
+                    for oy in outputRows {
+                        let dst = row + (oy - outputRows.lowerBound) * outWidth
                         let iy = oy * strideHeight - padHeight + ky
                         if iy < 0 || iy >= height || valid.isEmpty {
                             dst.update(repeating: 0, count: outWidth)
@@ -63,7 +70,7 @@ struct Im2col {
                             for i in 0..<valid.count { out[i] = src[i * strideWidth] }
                         }
                     }
-                    row += outHeight * outWidth
+                    row += panelColumns
                 }
             }
         }
