@@ -97,6 +97,7 @@ final class RunRegistryRecordingTests: XCTestCase {
         let finished = try after.run(killed.id)
         XCTAssertEqual(finished.status, .finished)
         XCTAssertEqual(finished.startedAt, killed.startedAt, "the start time survives the resume")
+        XCTAssertEqual(finished.experiment, "killed", "the name survives the resume (not experiment.yaml's stem)")
         XCTAssertEqual(try after.epochs(of: killed.id).map(\.epoch), [1, 2])
     }
 

@@ -15,11 +15,12 @@ extension ExperimentConfig {
         return try parse(yaml: text, file: url.relativePath, overrides: overrides)
     }
 
-    public static func parse(yaml: String, file: String, overrides: [String] = []) throws -> ExperimentConfig {
+    /// `defaultName` names the run when the file has no `name:` key (default: the file's stem).
+    public static func parse(yaml: String, file: String, overrides: [String] = [], defaultName: String? = nil) throws -> ExperimentConfig {
         // Support's YAML entry point (depth, alias and size limits before Yams walks anything),
         // with the `--set` values merged in: errors about them name `--set`, not a line.
         let top = try ConfigMapping(YAMLOverrides.apply(overrides, to: YAMLDocument.parse(yaml, file: file), file: file))
-        let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let stem = defaultName ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var config = ExperimentConfig(name: try top.string("name", default: stem), file: file)
         guard config.name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._-]*$"#, options: .regularExpression) != nil else {
             throw top.error("name", "'\(config.name)' must be letters, digits, '.', '_' or '-' (it names the run folder)")

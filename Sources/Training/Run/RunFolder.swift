@@ -59,6 +59,16 @@ public struct RunFolder {
         return (text, overrides)
     }
 
+    /// The experiment name the run started under, as config.resolved.yaml recorded it. Resuming
+    /// needs it: experiment.yaml is a copy whose own stem ("experiment") would otherwise name the
+    /// run in the registry when the original file named it by its stem. Nil for folders written
+    /// before the resolved config carried a name.
+    func startedName() throws -> String? {
+        guard let text = try? String(contentsOf: resolvedConfigFile, encoding: .utf8) else { return nil }
+        guard let document = try YAMLDocument.parse(text, file: resolvedConfigFile.relativePath) else { return nil }
+        return try ConfigMapping(document).optionalString("name")
+    }
+
     func writeStatus(_ state: RunState) throws {
         var object: [String: Any] = ["status": state.status.rawValue, "epoch": state.epoch, "epochs": state.totalEpochs,
                                      "step": state.step, "seconds": (state.elapsedSeconds * 10).rounded() / 10,

@@ -69,7 +69,8 @@ public final class Trainer {
     public static func resume(_ folder: URL, options: Options = Options()) throws -> Trainer {
         let run = RunFolder(url: folder)
         let (text, overrides) = try run.readExperiment()
-        let config = try ExperimentConfig.parse(yaml: text, file: run.experimentFile.relativePath, overrides: overrides)
+        let config = try ExperimentConfig.parse(
+            yaml: text, file: run.experimentFile.relativePath, overrides: overrides, defaultName: try run.startedName())
         let checkpoint = try Checkpoint.read(from: run.lastCheckpoint)
         let root = DatasetConfig.repoRoot(containing: folder.appendingPathComponent("x"))
         return try Trainer(config: config, run: run, root: root, checkpoint: checkpoint, options: options)
