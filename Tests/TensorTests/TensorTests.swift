@@ -49,6 +49,18 @@ final class TensorTests: XCTestCase {
         }
     }
 
+    /// Large buffers start on a huge-page boundary (so MADV_HUGEPAGE can back them with 2 MB
+    /// pages), are fully usable, and still come back through the cache.
+    func testLargeStorageSitsOnHugePageBoundaries() throws {
+        let count = (TensorStorage.hugePageBytes / 4) * 3 + 5 // 6 MB and a bit: not a whole number of huge pages
+        let storage = TensorStorage(count: count)
+        XCTAssertEqual(Int(bitPattern: storage.pointer) % TensorStorage.hugePageBytes, 0)
+        storage.pointer.initialize(repeating: 1.5, count: count)
+        XCTAssertEqual(storage.pointer[count - 1], 1.5)
+        let justBelow = TensorStorage(count: TensorStorage.hugePageBytes / 4 - 1)
+        XCTAssertEqual(Int(bitPattern: justBelow.pointer) % 64, 0)
+    }
+
     func testBufferCacheReusesExactSizesAndZerosAreStillZero() throws {
         let n = 1 << 18 // 1 MB: above the cache's minimum
         var first: UnsafeMutablePointer<Float>?
