@@ -50,7 +50,7 @@ final class TensorTests: XCTestCase {
     }
 
     /// Large buffers start on a huge-page boundary (so MADV_HUGEPAGE can back them with 2 MB
-    /// pages), are fully usable, and still come back through the cache.
+    /// pages) and are usable to their last element; smaller ones keep the 64-byte alignment.
     func testLargeStorageSitsOnHugePageBoundaries() throws {
         let count = (TensorStorage.hugePageBytes / 4) * 3 + 5 // 6 MB and a bit: not a whole number of huge pages
         let storage = TensorStorage(count: count)
