@@ -32,6 +32,14 @@ enum InitReference {
                    + "train it first (screenlab train Experiments/\(name).yaml) or give a .slw path")
     }
 
+    /// Replaces a `run:NAME` init in `config` by that run's weights file, as `train` and
+    /// `bench train` both need; returns the path when it did.
+    static func resolve(in config: inout ExperimentConfig, runs: URL, root: URL, file: String) throws -> String? {
+        guard let reference = config.initWeights, let weights = try resolve(reference, runs: runs, root: root, file: file) else { return nil }
+        config.initWeights = weights
+        return weights
+    }
+
     private static func isFinished(_ run: RunFolder) -> Bool {
         guard let data = try? Data(contentsOf: run.summaryFile),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }

@@ -55,10 +55,9 @@ public final class Trainer {
         let root = DatasetConfig.repoRoot(containing: file)
         let runs = options.runsFolder ?? root.appendingPathComponent("Experiments/runs")
         var overrides = overrides
-        if let reference = config.initWeights,
-           let weights = try InitReference.resolve(reference, runs: runs, root: root, file: file.relativePath) {
-            options.log("init \(reference) is \(weights)")
-            config.initWeights = weights
+        let reference = config.initWeights
+        if let weights = try InitReference.resolve(in: &config, runs: runs, root: root, file: file.relativePath) {
+            options.log("init \(reference ?? "") is \(weights)")
             overrides.append("init=\(weights)")
         }
         let run = try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides, config: config)

@@ -14,8 +14,10 @@ public final class TrainingThroughput {
     public let batchSize: Int
 
     public init(experiment file: URL, overrides: [String], cacheFolder: URL? = nil, log: @escaping (String) -> Void = { _ in }) throws {
-        let config = try ExperimentConfig.load(contentsOf: file, overrides: overrides)
+        var config = try ExperimentConfig.load(contentsOf: file, overrides: overrides)
         let root = DatasetConfig.repoRoot(containing: file)
+        // `init: run:NAME` (the transfer arms) means that run's weights, as in `train`.
+        _ = try InitReference.resolve(in: &config, runs: root.appendingPathComponent("Experiments/runs"), root: root, file: file.relativePath)
         setup = try TrainingSetup(config: config, repositoryRoot: root, cacheFolder: cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: log)
         stream = try setup.loader.batches(fromEpoch: 0, startingAtBatch: 0)
         batchSize = config.batchSize
