@@ -18,6 +18,9 @@ public struct PredictBenchmark {
         public let fusedBatch8: Double, graphBatch8: Double
         /// Median milliseconds to fold the model (what every `predict` call pays first).
         public let folding: Double
+        /// The same fused model with its dense convolutions on the OpenBLAS path (`--dense-kernel`
+        /// comparison), when measured: batch-1 ms and batch-8 ms.
+        public var openBLASBatch1: Double?, openBLASBatch8: Double?
         public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
         public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
     }
@@ -34,10 +37,14 @@ public struct PredictBenchmark {
     public static let peerArchitecture = UIDetectorConfiguration(head: .anchored, classCount: 13, anchorsPerCell: 3)
 
     /// `rounds` alternating blocks per contender; `batch1Runs` / `batch8Runs` timed runs in all.
-    public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true) throws -> Result {
+    /// `includeOpenBLAS` also times the fused model with `FusedDetector.DenseKernel.openBLAS`
+    /// in the same rounds (the packed kernel's same-run reference).
+    public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true, includeOpenBLAS: Bool = false,
+                        denseKernel: FusedDetector.DenseKernel = .packed) throws -> Result {
         let model = try UIDetector(configuration: configuration, seed: 0)
         model.eval()
-        let fused = try FusedDetector(model)
+        let fused = try FusedDetector(model, denseKernel: denseKernel)
+        let reference = try FusedDetector(model, denseKernel: .openBLAS)
         var random = SeededRandom(seed: 1)
         let one = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
         let eight = Initialization.normal(shape: [8, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
@@ -45,24 +52,32 @@ public struct PredictBenchmark {
             InterleavedTiming.Contender { _ = try model(Tape.noGradient().constant(x)) }
         }
         func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
-        let folding = InterleavedTiming.Contender { _ = try FusedDetector(model) }
-        let small = try InterleavedTiming.medianMilliseconds([fast(one)] + (includeGraph ? [graph(one)] : []) + [folding],
-                                                             repetitions: batch1Runs, rounds: rounds)
-        let large = try InterleavedTiming.medianMilliseconds([fast(eight)] + (includeGraph ? [graph(eight)] : []),
-                                                             repetitions: batch8Runs, rounds: rounds)
-        return Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
-                      fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
+        func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference(x) } }
+        let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
+        let small = try InterleavedTiming.medianMilliseconds(
+            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one)] : []) + [folding],
+            repetitions: batch1Runs, rounds: rounds)
+        let large = try InterleavedTiming.medianMilliseconds(
+            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight)] : []),
+            repetitions: batch8Runs, rounds: rounds)
+        var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
+                            fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
+        if includeOpenBLAS {
+            let at = includeGraph ? 2 : 1
+            (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
+        }
+        return result
     }
 }
 
 extension PredictBenchmark {
     /// The fused model's batch-`batch` forward pass by layer type, averaged over `runs` passes.
-    public func profile(batch: Int, runs: Int, perLayer: Bool = false) throws -> [LayerTypeTiming] {
+    public func profile(batch: Int, runs: Int, perLayer: Bool = false, denseKernel: FusedDetector.DenseKernel = .packed) throws -> [LayerTypeTiming] {
         let model = try UIDetector(configuration: configuration, seed: 0)
         model.eval()
         var random = SeededRandom(seed: 1)
         let images = Initialization.normal(shape: [batch, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
-        return try FusedDetector(model).profile(images, runs: runs, perLayer: perLayer)
+        return try FusedDetector(model, denseKernel: denseKernel).profile(images, runs: runs, perLayer: perLayer)
     }
 
     /// The table `bench predict --profile` prints: per layer type, steps, ms, share, GFLOP and GFLOP/s.

@@ -14,8 +14,22 @@ import Tensor
 /// It reads the weights when built: build a new one after the weights change (EMA swaps,
 /// training steps). Calls are serialised by a lock (the plans' buffers are shared).
 public final class FusedDetector {
+    /// How the dense (non-depthwise) convolutions run.
+    public enum DenseKernel: String, CaseIterable, Sendable {
+        /// `PackedConv2d` for the stride-1 dense layers (weights packed once, columns gathered
+        /// per 16-position tile, bias and clamp in registers); the strided stem stays on OpenBLAS.
+        /// The default.
+        case packed
+        /// `FusedConv2d`'s OpenBLAS path (im2col panels, sgemm, epilogue per panel): kept as
+        /// the reference `bench predict --dense-kernel` measures the packed kernel against.
+        case openBLAS = "openblas"
+    }
+
     public let configuration: UIDetectorConfiguration
     public let graph: InferenceGraph
+    public let denseKernel: DenseKernel
+    /// Per graph layer, its packed weights (nil for depthwise layers, and for all with `.openBLAS`).
+    let packedFilters: [PackedFilters?]
     let positionsPerImage: Int
     private var plans: [ActivationPlan] = []
     private let lock = NSLock()
@@ -24,9 +38,10 @@ public final class FusedDetector {
 
     /// Throws, naming the layer, for a model the fused path cannot run (an activation that is
     /// not ReLU/ReLU6, a layer of an unexpected type).
-    public init(_ model: UIDetector) throws {
+    public init(_ model: UIDetector, denseKernel: DenseKernel = .packed) throws {
         let c = model.configuration
         configuration = c
+        self.denseKernel = denseKernel
         var graph = InferenceGraph(inputChannels: 3, height: c.inputHeight, width: c.inputWidth)
         let features = try Self.addBackbone(model.backbone, includeStride4: c.includeStride4, to: &graph)
         let pyramid = try Self.addPyramid(model.fpn, features: features, to: &graph)
@@ -55,6 +70,15 @@ public final class FusedDetector {
         }
         self.graph = graph
         positionsPerImage = offset
+        packedFilters = graph.layers.map { layer in
+            guard denseKernel == .packed, layer.groups == 1, layer.stride == 1 else { return nil }
+            return layer.weight.withUnsafeBufferPointer { w in
+                layer.bias.withUnsafeBufferPointer { b in
+                    PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
+                                  depth: layer.inputChannels * layer.kernelSize * layer.kernelSize)
+                }
+            }
+        }
     }
 
     /// Stem and depthwise-separable blocks; returns the feature values the FPN reads
@@ -116,7 +140,7 @@ public final class FusedDetector {
         let plan = try plan(batch: batch, workers: workers)
         var flat = Tensor(uninitialized: [batch * c.priorCount, c.outputsPerPrior])
         flat.withUnsafeMutableBufferPointer { out in
-            plan.run(graph: graph, input: images.pointer, flat: out.baseAddress!, positionsPerImage: positionsPerImage)
+            plan.run(graph: graph, filters: packedFilters, input: images.pointer, flat: out.baseAddress!, positionsPerImage: positionsPerImage)
         }
         return flat
     }
@@ -138,7 +162,8 @@ public final class FusedDetector {
         flat.withUnsafeMutableBufferPointer { out in
             seconds.withUnsafeMutableBufferPointer { slots in
                 for _ in 0..<max(1, runs) {
-                    plan.run(graph: graph, input: images.pointer, flat: out.baseAddress!, positionsPerImage: positionsPerImage, stepSeconds: slots.baseAddress!)
+                    plan.run(graph: graph, filters: packedFilters, input: images.pointer, flat: out.baseAddress!,
+                             positionsPerImage: positionsPerImage, stepSeconds: slots.baseAddress!)
                 }
             }
         }
@@ -196,7 +221,7 @@ public final class FusedDetector {
             plans.append(plan)
             return plan
         }
-        let plan = try ActivationPlan(graph: graph, batch: batch, workers: workers)
+        let plan = try ActivationPlan(graph: graph, filters: packedFilters, batch: batch, workers: workers)
         plans.append(plan)
         if plans.count > Self.plansKept { plans.removeFirst() }
         return plan

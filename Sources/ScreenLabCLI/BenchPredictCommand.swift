@@ -2,10 +2,13 @@ import ArgumentParser
 import Benchmarks
 import Detection
 import Foundation
+import Inference
 import Kernels
 
 /// `screenlab bench predict`: the fused inference model vs the training graph in eval mode,
 /// and the PyTorch / ONNX Runtime peers, in one run.
+extension FusedDetector.DenseKernel: ExpressibleByArgument {}
+
 struct BenchPredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict", abstract: "Inference speed: fused model vs the eval-mode training graph, and the PyTorch / ONNX Runtime peers.",
@@ -27,6 +30,8 @@ struct BenchPredictCommand: ParsableCommand {
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "Only the fused model's batch-1 forward pass by layer type (time, share, GFLOP/s), default and peer architecture.") var profile = false
     @Flag(help: "With --profile: every layer on its own line, by module path and shape, instead of by layer type.") var perLayer = false
+    @Option(help: "Dense convolutions of the fused model: packed (the default: PackedConv2d) or openblas (im2col + sgemm). The peer-architecture line always times both.")
+    var denseKernel: FusedDetector.DenseKernel = .packed
 
     func validate() throws {
         try OptionBounds.check("threads", threads, OptionBounds.threads)
@@ -44,20 +49,26 @@ struct BenchPredictCommand: ParsableCommand {
             if profile {
                 for (name, configuration) in [("default model", UIDetectorConfiguration()), ("peer architecture", PredictBenchmark.peerArchitecture)] {
                     print("\(name), fused, batch 1, mean of \(batch1Runs) passes:")
-                    print(PredictBenchmark.profileTable(try PredictBenchmark(configuration: configuration).profile(batch: 1, runs: batch1Runs, perLayer: perLayer)))
+                    print(PredictBenchmark.profileTable(try PredictBenchmark(configuration: configuration).profile(batch: 1, runs: batch1Runs, perLayer: perLayer,
+                                                                                                           denseKernel: denseKernel)))
                 }
                 return
             }
-            let main = try PredictBenchmark().measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs)
+            let main = try PredictBenchmark().measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, denseKernel: denseKernel)
             let c = main.configuration
             print("default model (anchor-free, \(c.classCount) classes, \(c.inputWidth)×\(c.inputHeight) input):")
             print(String(format: "  batch 1 latency      fused %7.2f ms   graph (eval) %7.2f ms   → %.2f× faster", main.fusedBatch1, main.graphBatch1, main.graphBatch1 / main.fusedBatch1))
             print(String(format: "  batch 8 throughput   fused %7.1f img/s graph (eval) %7.1f img/s → %.2f×", main.fusedImagesPerSecond, main.graphImagesPerSecond, main.fusedImagesPerSecond / main.graphImagesPerSecond))
             print(String(format: "  folding the model (paid once per predict call): %.2f ms", main.folding))
             let peerShape = try PredictBenchmark(configuration: PredictBenchmark.peerArchitecture)
-                .measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, includeGraph: false)
+                .measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, includeGraph: false, includeOpenBLAS: true,
+                         denseKernel: denseKernel)
             print("peer architecture (anchored SSD head shared across levels, 13 classes × 3 anchors, as torch-reference/detector.py):")
-            print(String(format: "  fused batch 1 %.2f ms, batch 8 %.1f img/s", peerShape.fusedBatch1, peerShape.fusedImagesPerSecond))
+            print(String(format: "  fused (%@ dense kernel) batch 1 %.2f ms, batch 8 %.1f img/s", denseKernel.rawValue, peerShape.fusedBatch1, peerShape.fusedImagesPerSecond))
+            if let one = peerShape.openBLASBatch1, let eight = peerShape.openBLASBatch8 {
+                print(String(format: "  same model, OpenBLAS dense kernel: batch 1 %.2f ms (%.2f× the above), batch 8 %.1f img/s",
+                             one, one / peerShape.fusedBatch1, 8000 / eight))
+            }
             guard let torchPython else { return }
             var peers = InferencePeers()
             peers.readTorch(try InferencePeers.runScript(python: torchPython, folder: peerFolder, script: "torch_bench.py", arguments: ["--quick"]))

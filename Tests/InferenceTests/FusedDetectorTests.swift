@@ -11,7 +11,7 @@ import XCTest
 /// The fused inference model against the training graph in eval mode (`UIDetector` after
 /// `eval()` on a no-gradient tape): both heads, stride 4 on and off, batch 1 (the GEMMs split
 /// into panels across workers) and batch 3 (images across workers), on random weights with
-/// random batch-norm statistics — with PyTorch's initial statistics (mean 0, var 1, γ 1, β 0)
+/// random batch-norm statistics, with both dense kernels (packed and OpenBLAS) — with PyTorch's initial statistics (mean 0, var 1, γ 1, β 0)
 /// folding would be nearly the identity and prove little.
 final class FusedDetectorTests: XCTestCase {
     /// The default architecture (width 0.5, FPN 64, 16 bins) on a small input whose feature
@@ -35,22 +35,24 @@ final class FusedDetectorTests: XCTestCase {
         for head in [UIDetectorConfiguration.HeadKind.anchorFree, .anchored] {
             for stride4 in [false, true] {
                 let model = try randomizedModel(head: head, stride4: stride4, seed: 5)
-                let fused = try FusedDetector(model)
+                let detectors = try FusedDetector.DenseKernel.allCases.map { try FusedDetector(model, denseKernel: $0) }
                 for batch in [1, 3] {
                     let input = images(batch: batch, height: 128, width: 96, seed: UInt64(batch))
                     let expected = try model(Tape.noGradient().constant(input)).value
-                    let actual = try fused(input)
-                    let label = "\(head) stride4 \(stride4) batch \(batch)"
-                    XCTAssertEqual(actual.shape, expected.shape, label)
-                    var worst: Float = 0, largest: Float = 0
-                    for i in 0..<expected.count {
-                        worst = max(worst, abs(actual[flat: i] - expected[flat: i]))
-                        largest = max(largest, abs(expected[flat: i]))
+                    for fused in detectors {
+                        let actual = try fused(input)
+                        let label = "\(head) stride4 \(stride4) \(fused.denseKernel) dense kernel batch \(batch)"
+                        XCTAssertEqual(actual.shape, expected.shape, label)
+                        var worst: Float = 0, largest: Float = 0
+                        for i in 0..<expected.count {
+                            worst = max(worst, abs(actual[flat: i] - expected[flat: i]))
+                            largest = max(largest, abs(expected[flat: i]))
+                        }
+                        XCTAssertLessThanOrEqual(worst, 1e-4, "\(label): max |fused − graph| (largest |value| \(largest))")
+                        XCTAssertGreaterThan(largest, 0.5, "\(label): outputs this small would make the comparison weak")
+                        // Planned buffers are reused: a second call gives the same bits.
+                        XCTAssertEqual(try fused(input).values, actual.values, label)
                     }
-                    XCTAssertLessThanOrEqual(worst, 1e-4, "\(label): max |fused − graph| (largest |value| \(largest))")
-                    XCTAssertGreaterThan(largest, 0.5, "\(label): outputs this small would make the comparison weak")
-                    // Planned buffers are reused: a second call gives the same bits.
-                    XCTAssertEqual(try fused(input).values, actual.values, label)
                 }
             }
         }

@@ -1,0 +1,127 @@
+import XCTest
+@testable import Kernels
+
+/// `PackedConv2d` against the double-precision definition (`ConvReference`) followed by the
+/// clamp: every tile shape the micro-kernel meets — output channels not a multiple of 6,
+/// positions not a multiple of 16, tiles that span output rows, padding on every side — in
+/// both output layouts, for 1–3 workers, with identical bits whatever the worker count.
+final class PackedConvolutionTests: XCTestCase {
+    let relu6 = ActivationBounds(.relu6)!
+
+    func reference(_ g: Conv2dGeometry, _ input: [Float], _ weight: [Float], _ bias: [Float], _ bounds: ActivationBounds) -> [Double] {
+        var sums = (0..<g.outputCount).map { i in Double(bias[(i / (g.outHeight * g.outWidth)) % g.outChannels]) }
+        ConvReference.forEachTap(g) { n, o, oy, ox, c, iy, ix, ky, kx, i in
+            sums[ConvReference.outputIndex(g, n, o, oy, ox)] += Double(input[ConvReference.inputIndex(g, n, c, iy, ix)])
+                * Double(weight[ConvReference.weightIndex(g, o, i, ky, kx)])
+        }
+        return sums.map { min(max($0, Double(bounds.lower)), Double(bounds.upper)) }
+    }
+
+    /// Output as NCHW, whichever layout it was written in; scratch and output start as NaN so a
+    /// value the kernel failed to write (or a stale scratch lane it read) shows.
+    func packed(_ g: Conv2dGeometry, _ input: [Float], _ weight: [Float], _ bias: [Float], _ bounds: ActivationBounds,
+                workers: Int, positionsFirst: Bool) -> [Float] {
+        var input = input, weight = weight, bias = bias
+        let plane = g.outHeight * g.outWidth
+        let filters = weight.withPointer { w in bias.withPointer { b in
+            PackedFilters(weight: w, bias: b, outChannels: g.outChannels, depth: g.inChannels * g.kernelHeight * g.kernelWidth)
+        } }
+        var out = [Float](repeating: .nan, count: g.outputCount)
+        var scratch = [Float](repeating: .nan, count: PackedConv2d.scratchCount(g, workers: workers))
+        let layout: FusedConv2d.OutputLayout = positionsFirst ? .positionsFirst(rowStride: g.outChannels, imageStride: g.outChannels * plane) : .channelsFirst
+        input.withPointer { x in scratch.withPointer { s in out.withPointer {
+            PackedConv2d.forward(g, input: x, filters: filters, bounds: bounds, output: $0, layout: layout, workers: workers, scratch: s)
+        } } }
+        guard positionsFirst else { return out }
+        var nchw = out
+        for n in 0..<g.batch { for p in 0..<plane { for c in 0..<g.outChannels {
+            nchw[(n * g.outChannels + c) * plane + p] = out[n * g.outChannels * plane + p * g.outChannels + c]
+        } } }
+        return nchw
+    }
+
+    func check(_ g: Conv2dGeometry, bounds: ActivationBounds, file: StaticString = #filePath, line: UInt = #line) {
+        var random = TestRandom(seed: 11)
+        let input = random.floats(g.inputCount, scale: 2), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
+        let expected = reference(g, input, weight, bias, bounds)
+        // Threshold 1: even these small layers are split across workers.
+        PackedConv2d.$parallelMultiplyAdds.withValue(1) {
+            let single = packed(g, input, weight, bias, bounds, workers: 1, positionsFirst: false)
+            for workers in [1, 2, 3] {
+                for positionsFirst in [false, true] {
+                    let actual = packed(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst)
+                    assertClose(actual, expected, tolerance: 1e-4, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
+                    XCTAssertEqual(actual, single, "\(g): each value is one kernel's sum, whatever the worker count", file: file, line: line)
+                }
+            }
+        }
+    }
+
+    func testPointwiseWithTailsInChannelsAndPositions() throws {
+        // 19 outputs: three full blocks of 6 and one of 1; 5×37 = 185 positions: 11 tiles and a 9-wide tail.
+        for batch in [1, 2, 5] {
+            check(try Conv2dGeometry(batch: batch, inChannels: 9, inHeight: 5, inWidth: 37, outChannels: 19, kernel: 1), bounds: ActivationBounds(.relu)!)
+        }
+    }
+
+    func testPointwiseWholeBlocksAndTiles() throws {
+        // 12 outputs × 8×16 positions: every block stored directly by the kernel.
+        check(try Conv2dGeometry(batch: 1, inChannels: 24, inHeight: 8, inWidth: 16, outChannels: 12, kernel: 1), bounds: relu6)
+    }
+
+    func testDense3x3WithRowsNarrowerThanATile() throws {
+        // Width 7: every tile spans three output rows and meets the left and right padding.
+        for batch in [1, 3] {
+            check(try Conv2dGeometry(batch: batch, inChannels: 5, inHeight: 9, inWidth: 7, outChannels: 13, kernel: 3, padding: 1), bounds: .identity)
+        }
+    }
+
+    func testDense3x3WideRowsAndDeepColumns() throws {
+        // 64 × 9 = 576-deep columns (the FPN and head convolutions'), one tile per group; width 40:
+        // tiles start mid-row; 51 outputs, the peer head's count.
+        check(try Conv2dGeometry(batch: 1, inChannels: 64, inHeight: 6, inWidth: 40, outChannels: 51, kernel: 3, padding: 1), bounds: relu6)
+    }
+
+    func testDense5x5WithPadding2() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 11, inWidth: 17, outChannels: 7, kernel: 5, padding: 2), bounds: relu6)
+    }
+
+    /// Every group fits the scratch sized for `tilesPerGroup`, and small layers give two workers
+    /// equal tile counts (the detector's 16×8 level: 8 tiles; stage 4: 32 tiles of depth 256).
+    func testGroupsFitTheScratchAndBalanceSmallLayers() {
+        for tiles in [1, 3, 8, 12, 32, 100, 128] {
+            for depth in [16, 64, 256, 512, 576, 4608] {
+                for (batch, workers) in [(1, 1), (1, 2), (1, 3), (2, 2), (3, 2), (8, 2)] {
+                    let groups = PackedConv2d.groupCount(tiles: tiles, depth: depth, batch: batch, workers: workers)
+                    let largest = (0..<groups).map { Parallel.chunk($0, of: groups, count: tiles).count }.max()!
+                    XCTAssertLessThanOrEqual(largest, PackedConv2d.tilesPerGroup(depth: depth), "\(tiles) tiles, depth \(depth)")
+                    XCTAssertGreaterThanOrEqual(Parallel.chunk(groups - 1, of: groups, count: tiles).count, 1)
+                }
+            }
+        }
+        func shares(_ tiles: Int, _ depth: Int) -> [Int] {
+            let groups = PackedConv2d.groupCount(tiles: tiles, depth: depth, batch: 1, workers: 2)
+            return (0..<2).map { w in Parallel.chunk(w, of: 2, count: groups).reduce(0) { $0 + Parallel.chunk($1, of: groups, count: tiles).count } }
+        }
+        XCTAssertEqual(shares(8, 512), [4, 4])
+        XCTAssertEqual(shares(8, 576), [4, 4])
+        XCTAssertEqual(shares(32, 256), [16, 16])
+    }
+
+    func testStridedAndGroupedConvolutionsAreNotSupported() throws {
+        XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 8, inWidth: 8, outChannels: 16, kernel: 3, stride: 2, padding: 1)))
+        XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 8, inWidth: 8, outChannels: 4, kernel: 3, padding: 1, groups: 4)))
+        XCTAssertTrue(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 8, inWidth: 8, outChannels: 9, kernel: 1)))
+    }
+
+    func testClampLetsNaNThrough() throws {
+        let g = try Conv2dGeometry(batch: 1, inChannels: 2, inHeight: 4, inWidth: 4, outChannels: 6, kernel: 1)
+        var input = [Float](repeating: 1, count: g.inputCount)
+        input[5] = .nan
+        let out = packed(g, input, [Float](repeating: 1, count: g.weightCount), [Float](repeating: 0, count: 6), relu6, workers: 1, positionsFirst: false)
+        for c in 0..<6 {
+            XCTAssertTrue(out[c * 16 + 5].isNaN, "channel \(c)")
+            XCTAssertEqual(out[c * 16 + 4], 2)
+        }
+    }
+}
