@@ -18,7 +18,8 @@ struct BenchPredictCommand: ParsableCommand {
         validation run) and of the training graph in eval mode, medians over interleaved rounds; also the fused model \
         with the peer's architecture (shared SSD head, 13 classes × 3 anchors: torch-reference's detector.py). With \
         --torch-python, torch_bench.py's inference numbers follow in the same run; with --ort also ort_bench.py's \
-        ONNX Runtime batch-1 latency (needs onnx and onnxruntime in that environment).
+        ONNX Runtime batch-1 latency (needs onnx and onnxruntime in that environment), then --rounds rounds that \
+        alternate ONNX Runtime and the fused peer architecture, with the median of the per-round ratios.
         """)
 
     @Option(help: "Engine threads (the peers use 2).") var threads = 2
@@ -81,11 +82,33 @@ struct BenchPredictCommand: ParsableCommand {
             if let latency = peers.onnxRuntimeBatch1 {
                 print(String(format: "ONNX Runtime: batch 1 %.2f ms; fused peer-architecture %.2f ms → ORT / fused = %.2f× (goal ≥ 1); default model fused %.2f ms",
                              latency, peerShape.fusedBatch1, latency / peerShape.fusedBatch1, main.fusedBatch1))
+                try onnxRuntimeRounds(python: torchPython)
             } else if ort {
                 print("ONNX Runtime: ort_bench.py printed no batch-1 latency")
             }
         } catch {
             throw failure("\(error)")
         }
+    }
+
+    /// ONNX Runtime and the fused peer architecture alternating, `rounds` times: ort_bench.py
+    /// (a fresh process, 200 timed runs) then the fused model's batch-1 runs, so a change in the
+    /// machine's load between them hits both; the ratio is taken per round and its median quoted.
+    func onnxRuntimeRounds(python: String) throws {
+        let benchmark = try PredictBenchmark(configuration: PredictBenchmark.peerArchitecture)
+        var ratios: [Double] = []
+        for round in 1...rounds {
+            var peers = InferencePeers()
+            peers.readOnnxRuntime(try InferencePeers.runScript(python: python, folder: peerFolder, script: "ort_bench.py"))
+            guard let latency = peers.onnxRuntimeBatch1 else { throw failure("ort_bench.py printed no batch-1 latency in round \(round)") }
+            let fused = try benchmark.measure(rounds: 1, batch1Runs: max(5, batch1Runs / rounds), batch8Runs: 1, includeGraph: false,
+                                              denseKernel: denseKernel).fusedBatch1
+            ratios.append(latency / fused)
+            print(String(format: "  round %d: ONNX Runtime %.2f ms, fused peer architecture %.2f ms → ORT / fused = %.2f×", round, latency, fused, ratios.last!))
+            fflush(stdout)
+        }
+        let sorted = ratios.sorted()
+        print(String(format: "ORT / fused, median of %d alternating rounds: %.2f× (rounds %.2f–%.2f; goal ≥ 1)",
+                     rounds, sorted[sorted.count / 2], sorted.first!, sorted.last!))
     }
 }
