@@ -21,8 +21,6 @@ public struct PredictBenchmark {
         /// The same fused model with its dense convolutions on the OpenBLAS path (`--dense-kernel`
         /// comparison), when measured: batch-1 ms and batch-8 ms.
         public var openBLASBatch1: Double?, openBLASBatch8: Double?
-        /// The same model with `PackedConv2d`'s groups dealt out in fixed shares instead of claimed, when measured.
-        public var fixedSharesBatch1: Double?, fixedSharesBatch8: Double?
         public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
         public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
     }
@@ -39,9 +37,8 @@ public struct PredictBenchmark {
     public static let peerArchitecture = UIDetectorConfiguration(head: .anchored, classCount: 13, anchorsPerCell: 3)
 
     /// `rounds` alternating blocks per contender; `batch1Runs` / `batch8Runs` timed runs in all.
-    /// `includeOpenBLAS` also times, in the same rounds, the fused model with
-    /// `FusedDetector.DenseKernel.openBLAS` and with `PackedConv2d.claimsGroups` off: the
-    /// same-run references of the packed kernel and of claiming work.
+    /// `includeOpenBLAS` also times the fused model with `FusedDetector.DenseKernel.openBLAS`
+    /// in the same rounds (the packed kernel's same-run reference).
     public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true, includeOpenBLAS: Bool = false,
                         denseKernel: FusedDetector.DenseKernel = .packed) throws -> Result {
         let model = try UIDetector(configuration: configuration, seed: 0)
@@ -56,22 +53,18 @@ public struct PredictBenchmark {
         }
         func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
         func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference(x) } }
-        func fixed(_ x: Tensor) -> InterleavedTiming.Contender {
-            InterleavedTiming.Contender { _ = try PackedConv2d.$claimsGroups.withValue(false) { try fused(x) } }
-        }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
-            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), fixed(one)] : []) + [folding],
+            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one)] : []) + [folding],
             repetitions: batch1Runs, rounds: rounds)
         let large = try InterleavedTiming.medianMilliseconds(
-            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), fixed(eight)] : []),
+            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight)] : []),
             repetitions: batch8Runs, rounds: rounds)
         var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
                             fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
         if includeOpenBLAS {
             let at = includeGraph ? 2 : 1
             (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
-            (result.fixedSharesBatch1, result.fixedSharesBatch8) = (small[at + 1], large[at + 1])
         }
         return result
     }

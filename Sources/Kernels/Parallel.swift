@@ -1,7 +1,6 @@
 import CBLAS
 import Dispatch
 import Foundation
-import Synchronization
 
 /// One level of data parallelism for the kernels.
 ///
@@ -90,39 +89,10 @@ public enum Parallel {
         }
     }
 
-    /// Calls `body(item, worker)` for every item in `0..<count`, each worker claiming the next
-    /// unclaimed item from a shared counter until none is left. Which worker runs an item then
-    /// varies from run to run, so this is only for items whose results do not depend on the
-    /// worker (per-worker scratch is fine, per-worker partial sums are not). Why: on a shared
-    /// host one vCPU is often slowed by a neighbour, and with `forEachChunk`'s fixed shares every
-    /// loop waits for that worker; claimed items let the other worker take up the slack.
-    public static func forEachClaimed(_ count: Int, workers: Int, _ body: (_ item: Int, _ worker: Int) -> Void) {
-        let workers = min(workers, count)
-        if workers <= 1 {
-            for item in 0..<count { body(item, 0) }
-            return
-        }
-        let next = ClaimCounter()
-        forEachChunk(workers, workers: workers) { _, worker in
-            while true {
-                let item = next.claim()
-                if item >= count { return }
-                body(item, worker)
-            }
-        }
-    }
-
     /// Calls `body(i)` for every `i` in `0..<count`, chunked as `forEachChunk`.
     public static func forEach(_ count: Int, _ body: (Int) -> Void) {
         forEachChunk(count) { range, _ in
             for i in range { body(i) }
         }
     }
-}
-
-/// The shared counter of `Parallel.forEachClaimed`.
-private final class ClaimCounter: @unchecked Sendable {
-    private let value = Atomic<Int>(0)
-
-    func claim() -> Int { value.add(1, ordering: .relaxed).oldValue }
 }

@@ -31,7 +31,7 @@ struct BenchPredictCommand: ParsableCommand {
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "Only the fused model's batch-1 forward pass by layer type (time, share, GFLOP/s), default and peer architecture.") var profile = false
     @Flag(help: "With --profile: every layer on its own line, by module path and shape, instead of by layer type.") var perLayer = false
-    @Option(help: "Dense convolutions of the fused model: packed (the default: PackedConv2d) or openblas (im2col + sgemm). The peer-architecture lines always time both, and the packed kernel with fixed work shares.")
+    @Option(help: "Dense convolutions of the fused model: packed (the default: PackedConv2d) or openblas (im2col + sgemm). The peer-architecture line always times both.")
     var denseKernel: FusedDetector.DenseKernel = .packed
 
     func validate() throws {
@@ -68,10 +68,6 @@ struct BenchPredictCommand: ParsableCommand {
             print(String(format: "  fused (%@ dense kernel) batch 1 %.2f ms, batch 8 %.1f img/s", denseKernel.rawValue, peerShape.fusedBatch1, peerShape.fusedImagesPerSecond))
             if let one = peerShape.openBLASBatch1, let eight = peerShape.openBLASBatch8 {
                 print(String(format: "  same model, OpenBLAS dense kernel: batch 1 %.2f ms (%.2f× the above), batch 8 %.1f img/s",
-                             one, one / peerShape.fusedBatch1, 8000 / eight))
-            }
-            if let one = peerShape.fixedSharesBatch1, let eight = peerShape.fixedSharesBatch8 {
-                print(String(format: "  same model, packed layers' work in fixed shares per worker (not claimed): batch 1 %.2f ms (%.2f×), batch 8 %.1f img/s",
                              one, one / peerShape.fusedBatch1, 8000 / eight))
             }
             guard let torchPython else { return }

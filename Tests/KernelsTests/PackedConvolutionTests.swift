@@ -1,4 +1,3 @@
-import Foundation
 import XCTest
 @testable import Kernels
 
@@ -48,16 +47,11 @@ final class PackedConvolutionTests: XCTestCase {
         // Threshold 1: even these small layers are split across workers.
         PackedConv2d.$parallelMultiplyAdds.withValue(1) {
             let single = packed(g, input, weight, bias, bounds, workers: 1, positionsFirst: false)
-            for claims in [true, false] {
-                PackedConv2d.$claimsGroups.withValue(claims) {
-                    for workers in [1, 2, 3] {
-                        for positionsFirst in [false, true] {
-                            let actual = packed(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst)
-                            let label = "\(g) workers \(workers) positionsFirst \(positionsFirst) claims \(claims)"
-                            assertClose(actual, expected, tolerance: 1e-4, label, file: file, line: line)
-                            XCTAssertEqual(actual, single, "\(label): each value is one kernel's sum, whoever computes it", file: file, line: line)
-                        }
-                    }
+            for workers in [1, 2, 3] {
+                for positionsFirst in [false, true] {
+                    let actual = packed(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst)
+                    assertClose(actual, expected, tolerance: 1e-4, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
+                    XCTAssertEqual(actual, single, "\(g): each value is one kernel's sum, whatever the worker count", file: file, line: line)
                 }
             }
         }
@@ -92,35 +86,26 @@ final class PackedConvolutionTests: XCTestCase {
         check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 11, inWidth: 17, outChannels: 7, kernel: 5, padding: 2), bounds: relu6)
     }
 
-    /// Every group fits the scratch sized for `tilesPerGroup`, and with several workers a layer
-    /// has `claimsPerWorker` groups per worker when it has the tiles (a slowed worker's slack).
-    func testGroupsFitTheScratchAndLeaveSlackToClaim() {
+    /// Every group fits the scratch sized for `tilesPerGroup`, and small layers give two workers
+    /// equal tile counts (the detector's 16×8 level: 8 tiles; stage 4: 32 tiles of depth 256).
+    func testGroupsFitTheScratchAndBalanceSmallLayers() {
         for tiles in [1, 3, 8, 12, 32, 100, 128] {
             for depth in [16, 64, 256, 512, 576, 4608] {
                 for (batch, workers) in [(1, 1), (1, 2), (1, 3), (2, 2), (3, 2), (8, 2)] {
                     let groups = PackedConv2d.groupCount(tiles: tiles, depth: depth, batch: batch, workers: workers)
-                    let label = "\(tiles) tiles, depth \(depth), batch \(batch), \(workers) workers"
                     let largest = (0..<groups).map { Parallel.chunk($0, of: groups, count: tiles).count }.max()!
-                    XCTAssertLessThanOrEqual(largest, PackedConv2d.tilesPerGroup(depth: depth), label)
-                    XCTAssertLessThanOrEqual(groups, tiles, label)
-                    if workers > 1 {
-                        XCTAssertGreaterThanOrEqual(batch * groups, min(batch * tiles, PackedConv2d.claimsPerWorker * workers), label)
-                    }
+                    XCTAssertLessThanOrEqual(largest, PackedConv2d.tilesPerGroup(depth: depth), "\(tiles) tiles, depth \(depth)")
+                    XCTAssertGreaterThanOrEqual(Parallel.chunk(groups - 1, of: groups, count: tiles).count, 1)
                 }
             }
         }
-    }
-
-    func testClaimedItemsAreEachRunOnce() {
-        for (count, workers) in [(0, 2), (1, 2), (7, 2), (100, 3), (5, 1)] {
-            var runs = [Int](repeating: 0, count: count)
-            let lock = NSLock()
-            Parallel.forEachClaimed(count, workers: workers) { item, worker in
-                XCTAssertLessThan(worker, max(1, workers))
-                lock.lock(); runs[item] += 1; lock.unlock()
-            }
-            XCTAssertEqual(runs, [Int](repeating: 1, count: count), "\(count) items, \(workers) workers")
+        func shares(_ tiles: Int, _ depth: Int) -> [Int] {
+            let groups = PackedConv2d.groupCount(tiles: tiles, depth: depth, batch: 1, workers: 2)
+            return (0..<2).map { w in Parallel.chunk(w, of: 2, count: groups).reduce(0) { $0 + Parallel.chunk($1, of: groups, count: tiles).count } }
         }
+        XCTAssertEqual(shares(8, 512), [4, 4])
+        XCTAssertEqual(shares(8, 576), [4, 4])
+        XCTAssertEqual(shares(32, 256), [16, 16])
     }
 
     func testStridedAndGroupedConvolutionsAreNotSupported() throws {

@@ -10,7 +10,7 @@
 /// separate epilogue pass; and it splits small layers finely (16 positions) at no cost.
 ///
 /// Tiles are grouped so a group's columns fit in L2 next to the streamed weights (each block of
-/// weights is then read once per group, not once per tile); workers claim groups one at a time. Each output value is one kernel's sum over the depth in a
+/// weights is then read once per group, not once per tile); groups are split statically across workers. Each output value is one kernel's sum over the depth in a
 /// fixed order, whoever computes it: results are bit-identical for any worker count.
 public enum PackedConv2d {
     static let tileWidth = PackedMicroKernel.columns
@@ -32,22 +32,15 @@ public enum PackedConv2d {
     }
 
     /// Groups per image: enough that a group's columns (`Parallel.chunk` of the tiles, nearly
-    /// equal sizes) stay within ~96 KB, and at least `claimsPerWorker` per worker when the
-    /// layer has tiles enough.
+    /// equal sizes) stay within ~96 KB; for small layers, rounded up so the workers get equal
+    /// shares (8 tiles of depth 512 in 3 groups would give one worker 5 tiles, the other 3).
     static func groupCount(tiles: Int, depth: Int, batch: Int, workers: Int) -> Int {
-        let fitting = (tiles + tilesPerGroup(depth: depth) - 1) / tilesPerGroup(depth: depth)
-        guard workers > 1 else { return fitting }
-        return max(fitting, min(tiles, (claimsPerWorker * workers + batch - 1) / batch))
+        var groups = (tiles + tilesPerGroup(depth: depth) - 1) / tilesPerGroup(depth: depth)
+        if workers > 1 && (batch * groups) % workers != 0 && batch * groups < 8 * workers {
+            groups = min(tiles, ((batch * groups + workers - 1) / workers * workers + batch - 1) / batch)
+        }
+        return groups
     }
-
-    /// Groups per worker at least (when there are tiles enough): the slack a worker claiming
-    /// groups can take over from a slowed one.
-    static let claimsPerWorker = 4
-
-    /// Groups claimed from a shared counter (`Parallel.forEachClaimed`) rather than dealt out in
-    /// fixed shares. Each output value is computed the same way whoever computes it, so results
-    /// do not change; `bench predict` turns it off to measure what it is worth.
-    @TaskLocal public static var claimsGroups = true
 
     /// Floats of scratch `forward` needs: per worker, one group of column tiles and one output tile.
     public static func scratchCount(_ g: Conv2dGeometry, workers: Int) -> Int {
@@ -78,38 +71,33 @@ public enum PackedConv2d {
         let lower = bounds.lower, upper = bounds.upper
         let scratchPerWorker = perWorkerScratch(depth: depth)
         let rows = PackedMicroKernel.rows
-        func group(_ item: Int, worker: Int) {
+        Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let columns = scratch + worker * scratchPerWorker
             let spill = columns + tilesPerGroup(depth: depth) * depth * tileWidth
-            let n = item / groups
-            let image = input + n * g.inChannels * g.inHeight * g.inWidth
-            let range = Parallel.chunk(item % groups, of: groups, count: tiles), first = range.lowerBound, last = range.upperBound
-            for t in first..<last {
-                let start = t * tileWidth
-                packer.pack(image, start: start, count: min(tileWidth, outPlane - start), into: columns + (t - first) * depth * tileWidth)
-            }
-            for block in 0..<filters.blocks {
-                let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
-                let channel = block * rows, validRows = min(rows, g.outChannels - channel)
+            for item in items {
+                let n = item / groups
+                let image = input + n * g.inChannels * g.inHeight * g.inWidth
+                let range = Parallel.chunk(item % groups, of: groups, count: tiles), first = range.lowerBound, last = range.upperBound
                 for t in first..<last {
-                    let start = t * tileWidth, count = min(tileWidth, outPlane - start)
-                    let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
-                    if let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count) {
-                        PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                              output: direct, ldc: outPlane)
-                    } else {
-                        PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                              output: spill, ldc: tileWidth)
-                        store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count)
+                    let start = t * tileWidth
+                    packer.pack(image, start: start, count: min(tileWidth, outPlane - start), into: columns + (t - first) * depth * tileWidth)
+                }
+                for block in 0..<filters.blocks {
+                    let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
+                    let channel = block * rows, validRows = min(rows, g.outChannels - channel)
+                    for t in first..<last {
+                        let start = t * tileWidth, count = min(tileWidth, outPlane - start)
+                        let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
+                        if let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count) {
+                            PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                                                  output: direct, ldc: outPlane)
+                        } else {
+                            PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                                                  output: spill, ldc: tileWidth)
+                            store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count)
+                        }
                     }
                 }
-            }
-        }
-        if claimsGroups {
-            Parallel.forEachClaimed(g.batch * groups, workers: workers, group)
-        } else {
-            Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
-                for item in items { group(item, worker: worker) }
             }
         }
     }
