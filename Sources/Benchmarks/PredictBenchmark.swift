@@ -44,7 +44,7 @@ public struct PredictBenchmark {
         let model = try UIDetector(configuration: configuration, seed: 0)
         model.eval()
         let fused = try FusedDetector(model, denseKernel: denseKernel)
-        let reference = try FusedDetector(model, denseKernel: .openBLAS)
+        let reference = includeOpenBLAS ? try FusedDetector(model, denseKernel: .openBLAS) : nil
         var random = SeededRandom(seed: 1)
         let one = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
         let eight = Initialization.normal(shape: [8, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
@@ -52,7 +52,7 @@ public struct PredictBenchmark {
             InterleavedTiming.Contender { _ = try model(Tape.noGradient().constant(x)) }
         }
         func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
-        func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference(x) } }
+        func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference!(x) } }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
             [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one)] : []) + [folding],

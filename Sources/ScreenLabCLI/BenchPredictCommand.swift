@@ -5,10 +5,10 @@ import Foundation
 import Inference
 import Kernels
 
-/// `screenlab bench predict`: the fused inference model vs the training graph in eval mode,
-/// and the PyTorch / ONNX Runtime peers, in one run.
 extension FusedDetector.DenseKernel: ExpressibleByArgument {}
 
+/// `screenlab bench predict`: the fused inference model vs the training graph in eval mode,
+/// and the PyTorch / ONNX Runtime peers, in one run.
 struct BenchPredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict", abstract: "Inference speed: fused model vs the eval-mode training graph, and the PyTorch / ONNX Runtime peers.",
@@ -50,8 +50,9 @@ struct BenchPredictCommand: ParsableCommand {
             if profile {
                 for (name, configuration) in [("default model", UIDetectorConfiguration()), ("peer architecture", PredictBenchmark.peerArchitecture)] {
                     print("\(name), fused, batch 1, mean of \(batch1Runs) passes:")
-                    print(PredictBenchmark.profileTable(try PredictBenchmark(configuration: configuration).profile(batch: 1, runs: batch1Runs, perLayer: perLayer,
-                                                                                                           denseKernel: denseKernel)))
+                    let timings = try PredictBenchmark(configuration: configuration)
+                        .profile(batch: 1, runs: batch1Runs, perLayer: perLayer, denseKernel: denseKernel)
+                    print(PredictBenchmark.profileTable(timings))
                 }
                 return
             }

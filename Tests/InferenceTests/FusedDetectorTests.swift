@@ -9,10 +9,11 @@ import XCTest
 @testable import Inference
 
 /// The fused inference model against the training graph in eval mode (`UIDetector` after
-/// `eval()` on a no-gradient tape): both heads, stride 4 on and off, batch 1 (the GEMMs split
-/// into panels across workers) and batch 3 (images across workers), on random weights with
-/// random batch-norm statistics, with both dense kernels (packed and OpenBLAS) — with PyTorch's initial statistics (mean 0, var 1, γ 1, β 0)
-/// folding would be nearly the identity and prove little.
+/// `eval()` on a no-gradient tape): both heads, stride 4 on and off, both dense kernels (packed
+/// and OpenBLAS), batch 1 (the work split into panels or tiles across workers) and batch 3
+/// (images across workers), on random weights with random batch-norm statistics — with
+/// PyTorch's initial statistics (mean 0, var 1, γ 1, β 0) folding would be nearly the identity
+/// and prove little.
 final class FusedDetectorTests: XCTestCase {
     /// The default architecture (width 0.5, FPN 64, 16 bins) on a small input whose feature
     /// maps (48 … 3 wide) exercise the 8-lane loops' tails.
