@@ -16,9 +16,8 @@ import Tensor
 public final class FusedDetector {
     /// How the dense (non-depthwise) convolutions run.
     public enum DenseKernel: String, CaseIterable, Sendable {
-        /// `PackedConv2d` for the stride-1 dense layers (weights packed once, columns gathered
-        /// per 16-position tile, bias and clamp in registers); the strided stem stays on OpenBLAS.
-        /// The default.
+        /// `PackedConv2d` for the dense layers (weights packed once, columns gathered per
+        /// 16-position tile, bias and clamp in registers). The default.
         case packed
         /// `FusedConv2d`'s OpenBLAS path (im2col panels, sgemm, epilogue per panel): kept as
         /// the reference `bench predict --dense-kernel` measures the packed kernel against.
@@ -71,7 +70,7 @@ public final class FusedDetector {
         self.graph = graph
         positionsPerImage = offset
         packedFilters = graph.layers.map { layer in
-            guard denseKernel == .packed, layer.groups == 1, layer.stride == 1 else { return nil }
+            guard denseKernel == .packed, layer.groups == 1, (1...2).contains(layer.stride) else { return nil }
             return layer.weight.withUnsafeBufferPointer { w in
                 layer.bias.withUnsafeBufferPointer { b in
                     PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,

@@ -108,8 +108,19 @@ final class PackedConvolutionTests: XCTestCase {
         XCTAssertEqual(shares(32, 256), [16, 16])
     }
 
-    func testStridedAndGroupedConvolutionsAreNotSupported() throws {
-        XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 8, inWidth: 8, outChannels: 16, kernel: 3, stride: 2, padding: 1)))
+    /// The stem's shape: 3 channels, stride 2, padding 1 — rows where the 16-wide loads fit and
+    /// the left and right edges where they do not (widths 40 and 37: odd, so the last tap's row
+    /// ends one short).
+    func testDense3x3Stride2LikeTheStem() throws {
+        for (width, batch) in [(40, 1), (37, 2), (64, 1)] {
+            check(try Conv2dGeometry(batch: batch, inChannels: 3, inHeight: 10, inWidth: width, outChannels: 16, kernel: 3, stride: 2, padding: 1),
+                  bounds: relu6)
+        }
+    }
+
+    func testStride3AndGroupedConvolutionsAreNotSupported() throws {
+        XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 9, inWidth: 9, outChannels: 16, kernel: 3, stride: 3, padding: 1)))
+        XCTAssertTrue(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 8, inWidth: 8, outChannels: 16, kernel: 3, stride: 2, padding: 1)))
         XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 8, inWidth: 8, outChannels: 4, kernel: 3, padding: 1, groups: 4)))
         XCTAssertTrue(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 4, inHeight: 8, inWidth: 8, outChannels: 9, kernel: 1)))
     }

@@ -19,10 +19,12 @@ public enum PackedConv2d {
     /// (~20 µs on the 2-vCPU machines) costs more than it saves. Tests lower it for their scope.
     @TaskLocal static var parallelMultiplyAdds = 2_000_000
 
-    /// Dense convolutions with stride 1. Depthwise layers stay with `FusedConv2d`, and so do
-    /// strided dense ones (the stem): their gather is a scalar loop per value, and on the stem
-    /// (3 channels, stride 2) it made the layer 1.6× slower than im2col + sgemm.
-    public static func isSupported(_ g: Conv2dGeometry) -> Bool { g.groups == 1 && g.strideHeight == 1 && g.strideWidth == 1 }
+    /// Dense convolutions with stride 1 or 2 (depthwise layers stay with `FusedConv2d`). The
+    /// gather is vectorised for both; at other strides it would be a scalar loop per value (on the
+    /// stem, a scalar stride-2 gather made the layer 1.6× slower than im2col + sgemm).
+    public static func isSupported(_ g: Conv2dGeometry) -> Bool {
+        g.groups == 1 && (1...2).contains(g.strideHeight) && (1...2).contains(g.strideWidth)
+    }
 
     /// Tiles packed together: ~96 KB of columns, and at least one.
     static func tilesPerGroup(depth: Int) -> Int { max(1, min(8, 98_304 / (depth * tileWidth * 4))) }
@@ -132,7 +134,7 @@ public enum PackedConv2d {
         }
     }
 
-    /// Gathers the im2col columns (stride 1) of up to 16 consecutive output positions of one image into
+    /// Gathers the im2col columns of up to 16 consecutive output positions of one image into
     /// [depth][16] (k = (channel·kh + ky)·kw + kx, the weights' order), zeros for padding and
     /// for the lanes past `count`.
     struct ColumnPacker {
@@ -173,7 +175,7 @@ public enum PackedConv2d {
             while position < start + count {
                 let oy = position / g.outWidth, ox = position % g.outWidth
                 let length = min(g.outWidth - ox, start + count - position)
-                let iy0 = oy - g.padHeight, ix0 = ox - g.padWidth
+                let iy0 = oy * g.strideHeight - g.padHeight, ix0 = ox * g.strideWidth - g.padWidth
                 for c in 0..<g.inChannels {
                     for ky in 0..<g.kernelHeight {
                         let iy = iy0 + ky
@@ -193,23 +195,33 @@ public enum PackedConv2d {
             }
         }
 
-        /// `length` consecutive input values of one row from column `x`; zeros off the row (padding).
+        /// `length` input values of one row, `strideWidth` apart from column `x`; zeros off the
+        /// row (padding). Stride 2 takes the even lanes of 16-wide loads, which read one value
+        /// past the last one used: the vector path runs only when that value is inside the row.
         @inline(__always)
         func copyRow(_ row: UnsafePointer<Float>, from x: Int, length: Int, into target: UnsafeMutablePointer<Float>) {
-            if x >= 0 && x + length <= g.inWidth {
+            let step = g.strideWidth
+            if x >= 0 && x + step * length <= g.inWidth {
                 var j = 0
-                while j + 8 <= length {
-                    store8(load8(row + x + j), target + j)
-                    j += 8
+                if step == 1 {
+                    while j + 8 <= length {
+                        store8(load8(row + x + j), target + j)
+                        j += 8
+                    }
+                } else if step == 2 {
+                    while j + 8 <= length {
+                        store8(load16(row + x + 2 * j).evenHalf, target + j)
+                        j += 8
+                    }
                 }
                 while j < length {
-                    target[j] = row[x + j]
+                    target[j] = row[x + step * j]
                     j += 1
                 }
                 return
             }
             for j in 0..<length {
-                let ix = x + j
+                let ix = x + step * j
                 target[j] = ix >= 0 && ix < g.inWidth ? row[ix] : 0
             }
         }
