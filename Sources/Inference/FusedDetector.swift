@@ -69,15 +69,18 @@ public final class FusedDetector {
         }
         self.graph = graph
         positionsPerImage = offset
-        packedFilters = graph.layers.map { layer in
-            guard denseKernel == .packed, layer.groups == 1, (1...2).contains(layer.stride) else { return nil }
-            return layer.weight.withUnsafeBufferPointer { w in
+        var packed = [PackedFilters?](repeating: nil, count: graph.layers.count)
+        for case let .convolution(index, input, _) in graph.steps where denseKernel == .packed {
+            let layer = graph.layers[index], x = graph.values[input]
+            guard PackedConv2d.isSupported(try layer.geometry(batch: 1, height: x.height, width: x.width)) else { continue }
+            packed[index] = layer.weight.withUnsafeBufferPointer { w in
                 layer.bias.withUnsafeBufferPointer { b in
                     PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
                                   depth: layer.inputChannels * layer.kernelSize * layer.kernelSize)
                 }
             }
         }
+        packedFilters = packed
     }
 
     /// Stem and depthwise-separable blocks; returns the feature values the FPN reads

@@ -126,8 +126,7 @@ struct BenchTrainCommand: ParsableCommand {
             }
             // A trained image costs about three forward passes of multiply-adds (forward, input
             // gradient, weight gradient): the usual estimate, exact for every GEMM-shaped layer.
-            let detector = try RealTorchPeer.realStep(experiment: file, overrides: overrides).configuration
-            let forward = try PredictBenchmark(configuration: detector).profile(batch: 1, runs: 1).reduce(0) { $0 + $1.gigaflops }
+            let forward = try PredictBenchmark(configuration: real.detectorConfiguration).profile(batch: 1, runs: 1).reduce(0) { $0 + $1.gigaflops }
             let achieved = 3 * forward * median(realRates), peak = SGEMMPeak.measure()
             print(String(format: "convolutions %.3f GFLOP per image forward, ≈ 3× per trained image: real step %.0f GFLOP/s = %.0f%% of this machine's sgemm peak (%.0f GFLOP/s, 1024³, %d threads)",
                          forward, achieved, 100 * achieved / peak, peak, threads))

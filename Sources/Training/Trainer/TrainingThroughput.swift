@@ -1,6 +1,7 @@
 import Augment
 import Autograd
 import Data
+import Detection
 import Foundation
 import Support
 
@@ -12,6 +13,8 @@ public final class TrainingThroughput {
     private let stream: BatchStream
     private var step = 0
     public let batchSize: Int
+    /// The detector whose step is timed.
+    public var detectorConfiguration: UIDetectorConfiguration { setup.model.configuration }
 
     public init(experiment file: URL, overrides: [String], cacheFolder: URL? = nil, log: @escaping (String) -> Void = { _ in }) throws {
         var config = try ExperimentConfig.load(contentsOf: file, overrides: overrides)
