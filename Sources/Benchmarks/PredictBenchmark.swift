@@ -1,4 +1,5 @@
 import Autograd
+import Dispatch
 import Detection
 import Foundation
 import Inference
@@ -67,6 +68,43 @@ public struct PredictBenchmark {
             (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
         }
         return result
+    }
+}
+
+/// Batch-1 latencies of one model timed back to back, summarised as ort_bench.py prints them.
+public struct LatencyDistribution {
+    /// Milliseconds per run, in the order they ran.
+    public let series: [Double]
+    public var median: Double { sorted[sorted.count / 2] }
+    public var minimum: Double { sorted[0] }
+    public var p90: Double { sorted[Int(0.9 * Double(sorted.count))] }
+    private var sorted: [Double] { series.sorted() }
+
+    public init(series: [Double]) {
+        precondition(!series.isEmpty, "a latency distribution needs at least one run")
+        self.series = series
+    }
+}
+
+extension PredictBenchmark {
+    /// ort_bench.py's protocol applied to the fused model: `warmup` untimed runs, then `runs`
+    /// timed back to back on one batch-1 input (no other contender in between), so the two
+    /// numbers of an alternating round are measured the same way.
+    public func batch1Latencies(runs: Int = 200, warmup: Int = 10, denseKernel: FusedDetector.DenseKernel = .packed) throws -> LatencyDistribution {
+        let model = try UIDetector(configuration: configuration, seed: 0)
+        model.eval()
+        let fused = try FusedDetector(model, denseKernel: denseKernel)
+        var random = SeededRandom(seed: 1)
+        let image = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
+        for _ in 0..<warmup { _ = try fused(image) }
+        var series: [Double] = []
+        series.reserveCapacity(runs)
+        for _ in 0..<max(1, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try fused(image)
+            series.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        return LatencyDistribution(series: series)
     }
 }
 

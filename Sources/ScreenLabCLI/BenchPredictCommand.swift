@@ -93,8 +93,9 @@ struct BenchPredictCommand: ParsableCommand {
     }
 
     /// ONNX Runtime and the fused peer architecture alternating, `rounds` times: ort_bench.py
-    /// (a fresh process, 200 timed runs) then the fused model's batch-1 runs, so a change in the
-    /// machine's load between them hits both; the ratio is taken per round and its median quoted.
+    /// (a fresh process, 10 untimed and 200 timed runs) then the fused model timed the same way
+    /// (`batch1Latencies`), so a change in the machine's load between them hits both; the ratio
+    /// is taken per round and its median quoted.
     func onnxRuntimeRounds(python: String) throws {
         let benchmark = try PredictBenchmark(configuration: PredictBenchmark.peerArchitecture)
         var ratios: [Double] = []
@@ -102,10 +103,11 @@ struct BenchPredictCommand: ParsableCommand {
             var peers = InferencePeers()
             peers.readOnnxRuntime(try InferencePeers.runScript(python: python, folder: peerFolder, script: "ort_bench.py"))
             guard let latency = peers.onnxRuntimeBatch1 else { throw failure("ort_bench.py printed no batch-1 latency in round \(round)") }
-            let fused = try benchmark.measure(rounds: 1, batch1Runs: max(5, batch1Runs / rounds), batch8Runs: 1, includeGraph: false,
-                                              denseKernel: denseKernel).fusedBatch1
+            let distribution = try benchmark.batch1Latencies(denseKernel: denseKernel)
+            let fused = distribution.median
             ratios.append(latency / fused)
-            print(String(format: "  round %d: ONNX Runtime %.2f ms, fused peer architecture %.2f ms → ORT / fused = %.2f×", round, latency, fused, ratios.last!))
+            print(String(format: "  round %d: ONNX Runtime %.2f ms, fused peer architecture %.2f ms (min %.2f, p90 %.2f) → ORT / fused = %.2f×",
+                         round, latency, fused, distribution.minimum, distribution.p90, ratios.last!))
             fflush(stdout)
         }
         let sorted = ratios.sorted()

@@ -118,6 +118,17 @@ final class PackedConvolutionTests: XCTestCase {
         }
     }
 
+    /// Shapes the detector does not have: no padding (the padded copy is then a plain copy,
+    /// and the last stride-2 load's extra value lands in its slack), and kernels and padding
+    /// unequal across the two sides.
+    func testDenseWithoutPaddingAndWithUnequalSides() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 7, inWidth: 35, outChannels: 7, kernel: 3, stride: 2), bounds: relu6)
+        check(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 6, inWidth: 21, outChannels: 8, kernelHeight: 1, kernelWidth: 3,
+                                 strideHeight: 1, strideWidth: 2, padHeight: 0, padWidth: 1), bounds: .identity)
+        check(try Conv2dGeometry(batch: 1, inChannels: 2, inHeight: 9, inWidth: 18, outChannels: 6, kernelHeight: 3, kernelWidth: 1,
+                                 padHeight: 1, padWidth: 0), bounds: .identity)
+    }
+
     func testStride3AndGroupedConvolutionsAreNotSupported() throws {
         XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 9, inWidth: 9, outChannels: 16, kernel: 3, stride: 3, padding: 1)))
         XCTAssertTrue(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 8, inWidth: 8, outChannels: 16, kernel: 3, stride: 2, padding: 1)))
