@@ -95,10 +95,12 @@ final class FusedConvolutionTests: XCTestCase {
         }
     }
 
+    /// Stride 2 splits rows into even and odd columns: odd and even widths and heights, a row
+    /// of whole 16-wide loads (32), and one shorter than a vector (3).
     func testDepthwise3x3BothStridesAndTails() throws {
-        for (stride, width) in [(1, 19), (2, 19), (2, 36), (1, 3)] {
+        for (stride, width, height) in [(1, 19, 11), (2, 19, 11), (2, 36, 11), (1, 3, 11), (2, 3, 12), (2, 32, 12)] {
             for batch in [1, 3] {
-                check(try Conv2dGeometry(batch: batch, inChannels: 5, inHeight: 11, inWidth: width, outChannels: 5, kernel: 3, stride: stride,
+                check(try Conv2dGeometry(batch: batch, inChannels: 5, inHeight: height, inWidth: width, outChannels: 5, kernel: 3, stride: stride,
                                          padding: 1, groups: 5), bounds: relu6, layouts: [false])
             }
         }

@@ -11,19 +11,25 @@ enum DepthwiseConv {
         let taps = g.kernelHeight * g.kernelWidth
         let fast = g.isDepthwise3x3
         Parallel.forEachChunk(g.batch * channels) { planes, _ in
-            let padded = fast ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
-            defer { padded?.free() }
+            let padded = fast && g.strideHeight == 1 ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
+            let split = fast && g.strideHeight == 2 ? Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth) : nil
+            let splitBuffer = split.map { UnsafeMutablePointer<Float>.allocate(capacity: $0.count) }
+            splitBuffer?.initialize(repeating: 0, count: split!.count)
+            defer {
+                padded?.free()
+                splitBuffer?.deallocate()
+            }
             for p in planes {
                 let c = p % channels
                 let x = input + p * inPlane, y = output + p * outPlane
                 let w = weight + c * taps, b = bias?[c] ?? 0
                 if let padded {
                     padded.load(x)
-                    if g.strideHeight == 1 {
-                        Depthwise3x3.forwardStride1(padded, Filter3x3(w), bias: b, output: y)
-                    } else {
-                        Depthwise3x3.forwardStride2(padded, Filter3x3(w), bias: b, output: y)
-                    }
+                    Depthwise3x3.forwardStride1(padded, Filter3x3(w), bias: b, output: y)
+                } else if let split, let splitBuffer {
+                    split.load(x, into: splitBuffer)
+                    Depthwise3x3.forwardStride2(split: split, buffer: splitBuffer, outHeight: g.outHeight, outWidth: g.outWidth,
+                                                Filter3x3(w), bias: b, epilogue: NoEpilogue(), output: y)
                 } else {
                     genericForward(g, plane: x, weight: w, bias: b, output: y)
                 }

@@ -54,8 +54,10 @@ public enum FusedConv2d {
         return max(1, min(g.outHeight, rows))
     }
 
+    /// Per worker, the zero-bordered plane of a 3×3 depthwise layer (stride 2: `SplitRows`).
     static func paddedPlaneCount(_ g: Conv2dGeometry) -> Int {
-        (g.inHeight + 2) * (g.inWidth + 2) + Depthwise3x3.PaddedPlane.slack
+        g.strideHeight == 2 ? Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth).count
+            : (g.inHeight + 2) * (g.inWidth + 2) + Depthwise3x3.PaddedPlane.slack
     }
 
     /// `weight` [out, in/groups, kh, kw], `bias` [out]; `scratch` holds `scratchCount(g, workers:)`

@@ -20,16 +20,18 @@ enum FusedDepthwise {
                 let c = p % channels
                 let x = input + p * inPlane, y = output + p * outPlane
                 if let padded {
-                    let rowStride = g.inWidth + 2
-                    for row in 0..<g.inHeight { (padded + (row + 1) * rowStride + 1).update(from: x + row * g.inWidth, count: g.inWidth) }
                     let filter = Filter3x3(weight + c * taps)
                     let clamp = ClampEpilogue(bounds)
                     if g.strideHeight == 1 {
+                        let rowStride = g.inWidth + 2
+                        for row in 0..<g.inHeight { (padded + (row + 1) * rowStride + 1).update(from: x + row * g.inWidth, count: g.inWidth) }
                         Depthwise3x3.forwardStride1(UnsafePointer(padded), rowStride: rowStride, height: g.inHeight, width: g.inWidth,
                                                     filter, bias: bias[c], epilogue: clamp, output: y)
                     } else {
-                        Depthwise3x3.forwardStride2(UnsafePointer(padded), rowStride: rowStride, outHeight: g.outHeight,
-                                                    outWidth: g.outWidth, filter, bias: bias[c], epilogue: clamp, output: y)
+                        let split = Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth)
+                        split.load(x, into: padded)
+                        Depthwise3x3.forwardStride2(split: split, buffer: padded, outHeight: g.outHeight, outWidth: g.outWidth,
+                                                    filter, bias: bias[c], epilogue: clamp, output: y)
                     }
                 } else {
                     DepthwiseConv.genericForward(g, plane: x, weight: weight + c * taps, bias: bias[c], output: y)
