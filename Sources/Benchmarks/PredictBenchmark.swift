@@ -22,6 +22,9 @@ public struct PredictBenchmark {
         /// The same fused model with its dense convolutions on the OpenBLAS path (`--dense-kernel`
         /// comparison), when measured: batch-1 ms and batch-8 ms.
         public var openBLASBatch1: Double?, openBLASBatch8: Double?
+        /// The same fused model with its workers parked between loops (no `WorkerTeam`), when
+        /// measured (with the OpenBLAS comparison): batch-1 ms and batch-8 ms.
+        public var parkedBatch1: Double?, parkedBatch8: Double?
         public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
         public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
     }
@@ -46,6 +49,8 @@ public struct PredictBenchmark {
         model.eval()
         let fused = try FusedDetector(model, denseKernel: denseKernel)
         let reference = includeOpenBLAS ? try FusedDetector(model, denseKernel: .openBLAS) : nil
+        let parked = includeOpenBLAS ? try FusedDetector(model, denseKernel: denseKernel) : nil
+        parked?.keepsWorkersAwake = false
         var random = SeededRandom(seed: 1)
         let one = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
         let eight = Initialization.normal(shape: [8, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
@@ -54,18 +59,20 @@ public struct PredictBenchmark {
         }
         func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
         func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference!(x) } }
+        func asleep(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try parked!(x) } }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
-            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one)] : []) + [folding],
+            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), asleep(one)] : []) + [folding],
             repetitions: batch1Runs, rounds: rounds)
         let large = try InterleavedTiming.medianMilliseconds(
-            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight)] : []),
+            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), asleep(eight)] : []),
             repetitions: batch8Runs, rounds: rounds)
         var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
                             fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
         if includeOpenBLAS {
             let at = includeGraph ? 2 : 1
             (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
+            (result.parkedBatch1, result.parkedBatch8) = (small[at + 1], large[at + 1])
         }
         return result
     }

@@ -36,6 +36,34 @@ public enum Parallel {
         return key
     }()
 
+    /// The `WorkerTeam` of the innermost `withWorkerTeam` scope on this thread, if any.
+    private static let teamKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body` with `team`'s helpers taking the parallel loops (`WorkerTeam`): for
+    /// latency-bound jobs made of many short loops, like a batch-1 forward pass. `forEachChunk`
+    /// calls on this thread that use exactly `team.size` workers run on the team; others (and
+    /// calls from other threads) run as usual. Partitions, worker indices and therefore results
+    /// are the same with or without a team.
+    public static func withWorkerTeam<R>(_ team: WorkerTeam?, _ body: () throws -> R) rethrows -> R {
+        guard let team, team.size > 1, !isInsideParallelRegion else { return try body() }
+        let outer = pthread_getspecific(teamKey)
+        pthread_setspecific(teamKey, Unmanaged.passUnretained(team).toOpaque())
+        defer { pthread_setspecific(teamKey, outer) }
+        return try body()
+    }
+
+    /// Marks the current thread as a worker of a parallel loop while `body` runs (nested loops run inline).
+    static func asWorker(_ body: () -> Void) {
+        let outer = pthread_getspecific(regionKey)
+        pthread_setspecific(regionKey, UnsafeRawPointer(bitPattern: 1))
+        body()
+        pthread_setspecific(regionKey, outer)
+    }
+
     /// Before the first BLAS call: kernels that match the CPU, then OpenBLAS single-threaded.
     static let configureBLAS: Void = {
         BLASKernelSelection.configure()
@@ -81,11 +109,12 @@ public enum Parallel {
         let workers = min(workers, count)
         if workers <= 0 { return }
         if workers == 1 { body(0..<count, 0); return }
+        if let slot = pthread_getspecific(teamKey), !isInsideParallelRegion {
+            let team = Unmanaged<WorkerTeam>.fromOpaque(slot).takeUnretainedValue()
+            if team.size == workers { return team.run(count, body) }
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let outer = pthread_getspecific(regionKey)
-            pthread_setspecific(regionKey, UnsafeRawPointer(bitPattern: 1))
-            body(chunk(worker, of: workers, count: count), worker)
-            pthread_setspecific(regionKey, outer)
+            asWorker { body(chunk(worker, of: workers, count: count), worker) }
         }
     }
 

@@ -53,6 +53,10 @@ final class FusedDetectorTests: XCTestCase {
                         XCTAssertGreaterThan(largest, 0.5, "\(label): outputs this small would make the comparison weak")
                         // Planned buffers are reused: a second call gives the same bits.
                         XCTAssertEqual(try fused(input).values, actual.values, label)
+                        // So does a pass whose workers park between loops (batch 1 runs on a WorkerTeam).
+                        fused.keepsWorkersAwake = false
+                        XCTAssertEqual(try fused(input).values, actual.values, "\(label), workers parked")
+                        fused.keepsWorkersAwake = true
                     }
                 }
             }

@@ -106,4 +106,41 @@ final class ParallelTests: XCTestCase {
         } }
         XCTAssertEqual(c, [3, 6, 9, 12])
     }
+
+    /// Inside `withWorkerTeam`, loops run on the team's helpers with `forEachChunk`'s own
+    /// partition: every index once, chunk w on worker w, nested loops inline. Many back-to-back
+    /// loops (a forward pass has ~50) and loops after a pause long enough for the helpers to fall
+    /// asleep both complete; a loop with another worker count runs as usual; stopping is idempotent.
+    func testWorkerTeamRunsTheSamePartitionAndSleepsWhenIdle() {
+        withThreads(3) {
+            let team = WorkerTeam(size: 3)
+            let lock = NSLock()
+            var chunks: [Int: Range<Int>] = [:]
+            var threads = Set<String>()
+            Parallel.withWorkerTeam(team) {
+                for round in 0..<200 {
+                    if round == 100 { Thread.sleep(forTimeInterval: 4 * WorkerTeam.spinSeconds) }
+                    var seen = [Int](repeating: 0, count: 50)
+                    Parallel.forEachChunk(50, workers: 3) { range, worker in
+                        XCTAssertTrue(Parallel.isInsideParallelRegion)
+                        XCTAssertEqual(Parallel.workerCount(for: 100), 1, "nested loops run inline")
+                        lock.lock()
+                        for i in range { seen[i] += 1 }
+                        if round == 0 { chunks[worker] = range; threads.insert("\(pthread_self())") }
+                        lock.unlock()
+                    }
+                    XCTAssertEqual(seen, [Int](repeating: 1, count: 50), "round \(round)")
+                }
+                // Two workers of a three-worker team: not the team's loop, it runs as usual.
+                var sum = 0
+                Parallel.forEachChunk(10, workers: 2) { range, _ in lock.lock(); sum += range.reduce(0, +); lock.unlock() }
+                XCTAssertEqual(sum, 45)
+            }
+            XCTAssertEqual(chunks, [0: Parallel.chunk(0, of: 3, count: 50), 1: Parallel.chunk(1, of: 3, count: 50), 2: Parallel.chunk(2, of: 3, count: 50)])
+            XCTAssertEqual(threads.count, 3, "three threads took part")
+            XCTAssertFalse(Parallel.isInsideParallelRegion)
+            team.stop()
+            team.stop()
+        }
+    }
 }
