@@ -48,7 +48,8 @@ final class PredictAccessibilityTests: XCTestCase {
     }
 
     /// The shipped model on the README's sample screen (Reports/samples/vins-screen.jpg): the
-    /// elements read from the navigation bar down to the bar of tab containers, left to right.
+    /// elements read from the navigation bar down to the tab bar, whose items (containers
+    /// inside the bar's container) form the last element, left to right.
     func testTheShippedModelsViewOfTheSampleScreenReadsTopDownAndEndsWithTheTabBar() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let out = try TestFolders.make("accessibility-sample")
@@ -63,9 +64,14 @@ final class PredictAccessibilityTests: XCTestCase {
         XCTAssertEqual(elements.flatMap { $0["members"] as? [[String: Any]] ?? [] }.count, detections)
         XCTAssertLessThan(elements.count, detections, "something was grouped")
         XCTAssertTrue(boxes.prefix(3).allSatisfy { $0[1] < 50 }, "the navigation bar (title, two icons) comes first: \(boxes.prefix(3))")
-        let bar = boxes.suffix(4)
-        XCTAssertTrue(bar.allSatisfy { $0[1] > 580 }, "the last four are the tab bar's items: \(bar)")
-        XCTAssertEqual(bar.map { $0[0] }, bar.map { $0[0] }.sorted(), "read left to right")
+        let tops = boxes.map { $0[1] }
+        XCTAssertTrue(zip(tops, tops.dropFirst()).allSatisfy { $1 > $0 - 30 }, "top down, within a row's height: \(boxes)")
+        let bar = try XCTUnwrap(elements.last)
+        let barBox = try XCTUnwrap(bar["bbox"] as? [Double])
+        XCTAssertGreaterThan(barBox[1], 580, "the tab bar comes last: \(barBox)")
+        let items = (bar["members"] as? [[String: Any]] ?? []).compactMap { $0["bbox"] as? [Double] }.filter { $0[2] < 100 }
+        XCTAssertGreaterThanOrEqual(items.count, 4, "the bar groups its items: \(bar)")
+        XCTAssertEqual(items.map { $0[0] }, items.map { $0[0] }.sorted(), "read left to right")
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("accessibility/vins-screen.png").path))
     }
 }
