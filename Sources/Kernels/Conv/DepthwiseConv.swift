@@ -13,8 +13,12 @@ enum DepthwiseConv {
         Parallel.forEachChunk(g.batch * channels) { planes, _ in
             let padded = fast && g.strideHeight == 1 ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
             let split = fast && g.strideHeight == 2 ? Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth) : nil
-            let splitBuffer = split.map { UnsafeMutablePointer<Float>.allocate(capacity: $0.count) }
-            splitBuffer?.initialize(repeating: 0, count: split!.count)
+            // Zeroed once: the border and the slots past a row's end are never written, so stay zero for every plane.
+            let splitBuffer = split.map { rows -> UnsafeMutablePointer<Float> in
+                let buffer = UnsafeMutablePointer<Float>.allocate(capacity: rows.count)
+                buffer.initialize(repeating: 0, count: rows.count)
+                return buffer
+            }
             defer {
                 padded?.free()
                 splitBuffer?.deallocate()
