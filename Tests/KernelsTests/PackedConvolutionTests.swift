@@ -129,6 +129,11 @@ final class PackedConvolutionTests: XCTestCase {
                                  padHeight: 1, padWidth: 0), bounds: .identity)
     }
 
+    /// A 1×1 kernel at stride 2 skips input positions: its input planes are not its columns.
+    func testPointwiseStride2() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 5, inHeight: 9, inWidth: 36, outChannels: 7, kernel: 1, stride: 2), bounds: relu6)
+    }
+
     func testStride3AndGroupedConvolutionsAreNotSupported() throws {
         XCTAssertFalse(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 9, inWidth: 9, outChannels: 16, kernel: 3, stride: 3, padding: 1)))
         XCTAssertTrue(PackedConv2d.isSupported(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 8, inWidth: 8, outChannels: 16, kernel: 3, stride: 2, padding: 1)))

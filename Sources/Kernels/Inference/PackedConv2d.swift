@@ -191,12 +191,14 @@ public enum PackedConv2d {
     struct ColumnPacker {
         let g: Conv2dGeometry
         let inPlane: Int
-        /// 1×1 without padding: the input planes are the columns.
+        /// 1×1 at stride 1 without padding: the input planes are the columns.
         let isPlain: Bool
 
-        /// Whether the gather reads the layer's input as it is (no padded copy).
+        /// Whether the gather reads the layer's input as it is (no padded copy). Stride 1 too:
+        /// a strided 1×1 skips input positions, so its columns are gathered like any kernel's.
         static func readsInPlace(_ g: Conv2dGeometry) -> Bool {
             g.kernelHeight == 1 && g.kernelWidth == 1 && g.padHeight == 0 && g.padWidth == 0
+                && g.strideHeight == 1 && g.strideWidth == 1
         }
 
         init(_ g: Conv2dGeometry) {
