@@ -22,9 +22,9 @@ public struct PredictBenchmark {
         /// The same fused model with its dense convolutions on the OpenBLAS path (`--dense-kernel`
         /// comparison), when measured: batch-1 ms and batch-8 ms.
         public var openBLASBatch1: Double?, openBLASBatch8: Double?
-        /// The same fused model with its workers parked between loops (no `WorkerTeam`), when
-        /// measured (with the OpenBLAS comparison): batch-1 ms and batch-8 ms.
-        public var parkedBatch1: Double?, parkedBatch8: Double?
+        /// The same fused model with a `WorkerTeam` kept awake between loops (`keepsWorkersAwake`),
+        /// when measured (with the OpenBLAS comparison): batch-1 ms and batch-8 ms.
+        public var teamBatch1: Double?, teamBatch8: Double?
         public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
         public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
     }
@@ -36,6 +36,18 @@ public struct PredictBenchmark {
         self.configuration = configuration
     }
 
+    /// The timed model: seed-0 weights, eval mode (the same in every measurement).
+    func evalModel() throws -> UIDetector {
+        let model = try UIDetector(configuration: configuration, seed: 0)
+        model.eval()
+        return model
+    }
+
+    /// `batch` input images of standard-normal values, drawn from `random`.
+    func randomImages(_ batch: Int, _ random: inout SeededRandom) -> Tensor {
+        Initialization.normal(shape: [batch, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
+    }
+
     /// The peer's architecture (`../shared/peers/torch-reference/detector.py`): the shared SSD
     /// head, 13 classes × 3 anchors, strides 8/16/32 — same layers and sizes as its Detector.
     public static let peerArchitecture = UIDetectorConfiguration(head: .anchored, classCount: 13, anchorsPerCell: 3)
@@ -45,34 +57,32 @@ public struct PredictBenchmark {
     /// in the same rounds (the packed kernel's same-run reference).
     public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true, includeOpenBLAS: Bool = false,
                         denseKernel: FusedDetector.DenseKernel = .packed) throws -> Result {
-        let model = try UIDetector(configuration: configuration, seed: 0)
-        model.eval()
+        let model = try evalModel()
         let fused = try FusedDetector(model, denseKernel: denseKernel)
         let reference = includeOpenBLAS ? try FusedDetector(model, denseKernel: .openBLAS) : nil
-        let parked = includeOpenBLAS ? try FusedDetector(model, denseKernel: denseKernel) : nil
-        parked?.keepsWorkersAwake = false
+        let teamed = includeOpenBLAS ? try FusedDetector(model, denseKernel: denseKernel) : nil
+        teamed?.keepsWorkersAwake = true
         var random = SeededRandom(seed: 1)
-        let one = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
-        let eight = Initialization.normal(shape: [8, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
+        let one = randomImages(1, &random), eight = randomImages(8, &random)
         func graph(_ x: Tensor) -> InterleavedTiming.Contender {
             InterleavedTiming.Contender { _ = try model(Tape.noGradient().constant(x)) }
         }
         func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
         func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference!(x) } }
-        func asleep(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try parked!(x) } }
+        func awake(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try teamed!(x) } }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
-            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), asleep(one)] : []) + [folding],
+            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), awake(one)] : []) + [folding],
             repetitions: batch1Runs, rounds: rounds)
         let large = try InterleavedTiming.medianMilliseconds(
-            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), asleep(eight)] : []),
+            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), awake(eight)] : []),
             repetitions: batch8Runs, rounds: rounds)
         var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
                             fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
         if includeOpenBLAS {
             let at = includeGraph ? 2 : 1
             (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
-            (result.parkedBatch1, result.parkedBatch8) = (small[at + 1], large[at + 1])
+            (result.teamBatch1, result.teamBatch8) = (small[at + 1], large[at + 1])
         }
         return result
     }
@@ -85,11 +95,12 @@ public struct LatencyDistribution {
     public var median: Double { sorted[sorted.count / 2] }
     public var minimum: Double { sorted[0] }
     public var p90: Double { sorted[Int(0.9 * Double(sorted.count))] }
-    private var sorted: [Double] { series.sorted() }
+    private let sorted: [Double]
 
     public init(series: [Double]) {
         precondition(!series.isEmpty, "a latency distribution needs at least one run")
         self.series = series
+        sorted = series.sorted()
     }
 }
 
@@ -98,11 +109,9 @@ extension PredictBenchmark {
     /// timed back to back on one batch-1 input (no other contender in between), so the two
     /// numbers of an alternating round are measured the same way.
     public func batch1Latencies(runs: Int = 200, warmup: Int = 10, denseKernel: FusedDetector.DenseKernel = .packed) throws -> LatencyDistribution {
-        let model = try UIDetector(configuration: configuration, seed: 0)
-        model.eval()
-        let fused = try FusedDetector(model, denseKernel: denseKernel)
+        let fused = try FusedDetector(try evalModel(), denseKernel: denseKernel)
         var random = SeededRandom(seed: 1)
-        let image = Initialization.normal(shape: [1, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
+        let image = randomImages(1, &random)
         for _ in 0..<warmup { _ = try fused(image) }
         var series: [Double] = []
         series.reserveCapacity(runs)
@@ -118,11 +127,9 @@ extension PredictBenchmark {
 extension PredictBenchmark {
     /// The fused model's batch-`batch` forward pass by layer type, averaged over `runs` passes.
     public func profile(batch: Int, runs: Int, perLayer: Bool = false, denseKernel: FusedDetector.DenseKernel = .packed) throws -> [LayerTypeTiming] {
-        let model = try UIDetector(configuration: configuration, seed: 0)
-        model.eval()
         var random = SeededRandom(seed: 1)
-        let images = Initialization.normal(shape: [batch, 3, configuration.inputHeight, configuration.inputWidth], standardDeviation: 1, rng: &random)
-        return try FusedDetector(model, denseKernel: denseKernel).profile(images, runs: runs, perLayer: perLayer)
+        let images = randomImages(batch, &random)
+        return try FusedDetector(try evalModel(), denseKernel: denseKernel).profile(images, runs: runs, perLayer: perLayer)
     }
 
     /// The table `bench predict --profile` prints: per layer type, steps, ms, share, GFLOP and GFLOP/s.

@@ -12,7 +12,9 @@ import Synchronization
 /// `spinSeconds` sleeps on a condition variable until the next loop, so an idle team costs
 /// nothing. Chunks and worker indices are exactly `forEachChunk`'s: results do not depend on
 /// whether a team ran them. The team lives as long as its owner (a `FusedDetector`): its
-/// threads start once, not per pass.
+/// threads start once, not per pass. Only for an otherwise idle machine: beside a busy process
+/// a descheduled helper holds up every loop while the caller spins (2–3× slower), so
+/// `FusedDetector` uses a team only when asked (`keepsWorkersAwake`).
 public final class WorkerTeam: @unchecked Sendable {
     /// Spinning this long without work sends a helper to sleep.
     static let spinSeconds = 0.002
