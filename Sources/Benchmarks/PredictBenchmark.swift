@@ -22,9 +22,9 @@ public struct PredictBenchmark {
         /// The same fused model with its dense convolutions on the OpenBLAS path (`--dense-kernel`
         /// comparison), when measured: batch-1 ms and batch-8 ms.
         public var openBLASBatch1: Double?, openBLASBatch8: Double?
-        /// The same fused model with a `WorkerTeam` kept awake between loops (`keepsWorkersAwake`),
-        /// when measured (with the OpenBLAS comparison): batch-1 ms and batch-8 ms.
-        public var teamBatch1: Double?, teamBatch8: Double?
+        /// The same fused model with its workers parked after every loop (`keepsWorkersAwake`
+        /// off: no `WorkerTeam`), when measured (with the OpenBLAS comparison): batch-1 ms and batch-8 ms.
+        public var parkedBatch1: Double?, parkedBatch8: Double?
         public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
         public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
     }
@@ -60,8 +60,8 @@ public struct PredictBenchmark {
         let model = try evalModel()
         let fused = try FusedDetector(model, denseKernel: denseKernel)
         let reference = includeOpenBLAS ? try FusedDetector(model, denseKernel: .openBLAS) : nil
-        let teamed = includeOpenBLAS ? try FusedDetector(model, denseKernel: denseKernel) : nil
-        teamed?.keepsWorkersAwake = true
+        let parked = includeOpenBLAS ? try FusedDetector(model, denseKernel: denseKernel) : nil
+        parked?.keepsWorkersAwake = false
         var random = SeededRandom(seed: 1)
         let one = randomImages(1, &random), eight = randomImages(8, &random)
         func graph(_ x: Tensor) -> InterleavedTiming.Contender {
@@ -69,20 +69,20 @@ public struct PredictBenchmark {
         }
         func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
         func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference!(x) } }
-        func awake(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try teamed!(x) } }
+        func parking(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try parked!(x) } }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
-            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), awake(one)] : []) + [folding],
+            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), parking(one)] : []) + [folding],
             repetitions: batch1Runs, rounds: rounds)
         let large = try InterleavedTiming.medianMilliseconds(
-            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), awake(eight)] : []),
+            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), parking(eight)] : []),
             repetitions: batch8Runs, rounds: rounds)
         var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
                             fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
         if includeOpenBLAS {
             let at = includeGraph ? 2 : 1
             (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
-            (result.teamBatch1, result.teamBatch8) = (small[at + 1], large[at + 1])
+            (result.parkedBatch1, result.parkedBatch8) = (small[at + 1], large[at + 1])
         }
         return result
     }

@@ -34,11 +34,10 @@ public final class FusedDetector {
     /// Helpers that stay awake between a batch-1 pass's ~50 parallel loops (`WorkerTeam`); made
     /// at the first such call, remade if the worker count changes.
     private var team: WorkerTeam?
-    /// Run batch-1 passes on a `WorkerTeam` rather than parking workers after every loop.
-    /// Off by default: on an idle machine it was 1.03–1.05× faster at batch 1, but with another
-    /// process busy on the cores (a training run) it was 2–3× slower — spinning threads and a
-    /// descheduled helper hold up every loop. Larger batches never use it.
-    public var keepsWorkersAwake = false
+    /// Run batch-1 passes on a `WorkerTeam` rather than parking workers after every loop: 1.04×
+    /// faster on an idle machine; with a training run busy beside it, 0.95–1.01× (three runs,
+    /// Reports/benchmarks.md). Larger batches, whose loops are long, never use it.
+    public var keepsWorkersAwake = true
     private let lock = NSLock()
     /// Plans kept (the predictor uses its batch size and one shorter last batch).
     static let plansKept = 2

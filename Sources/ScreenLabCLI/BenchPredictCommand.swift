@@ -71,8 +71,8 @@ struct BenchPredictCommand: ParsableCommand {
                 print(String(format: "  same model, OpenBLAS dense kernel: batch 1 %.2f ms (%.2f× the above), batch 8 %.1f img/s",
                              one, one / peerShape.fusedBatch1, 8000 / eight))
             }
-            if let one = peerShape.teamBatch1, let eight = peerShape.teamBatch8 {
-                print(String(format: "  same model, a WorkerTeam awake between batch-1 loops: batch 1 %.2f ms (%.2f× the first), batch 8 %.1f img/s",
+            if let one = peerShape.parkedBatch1, let eight = peerShape.parkedBatch8 {
+                print(String(format: "  same model, workers parked between batch-1 loops (no WorkerTeam): batch 1 %.2f ms (%.2f× the first), batch 8 %.1f img/s",
                              one, one / peerShape.fusedBatch1, 8000 / eight))
             }
             guard let torchPython else { return }
