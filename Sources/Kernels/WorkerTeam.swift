@@ -115,14 +115,21 @@ public final class WorkerTeam: @unchecked Sendable {
             let (exchanged, original) = claims.compareExchange(
                 expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
             if exchanged {
-                // The loop cannot end (and `body` cannot be cleared) before this chunk finishes.
-                let body = self.body!
-                Parallel.asWorker { body(Parallel.chunk(chunk, of: size, count: count), chunk) }
+                runChunk(chunk)
                 finishedChunks.add(1, ordering: .releasing)
                 return true
             }
             current = original
         }
+    }
+
+    /// Runs claimed chunk `chunk`. The loop cannot end (and `body` cannot be cleared) before it
+    /// is counted finished; the reference taken here is released on return, before that count,
+    /// as `withoutActuallyEscaping` in `run` requires (not inlined, so it cannot outlive it).
+    @inline(never)
+    private func runChunk(_ chunk: Int) {
+        let body = self.body!
+        Parallel.asWorker { body(Parallel.chunk(chunk, of: size, count: count), chunk) }
     }
 
     private func helperLoop() {
