@@ -26,6 +26,26 @@ final class ShippedExperimentTests: XCTestCase {
         }
     }
 
+    /// A second seed (`NAME-seedN.yaml`) must be its arm with only the seed changed, or the
+    /// spread between the two would not be seed noise.
+    func testEverySecondSeedDiffersFromItsArmOnlyInTheSeed() throws {
+        let folder = root.appendingPathComponent("Experiments")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.range(of: #"-seed\d+\.yaml$"#, options: .regularExpression) != nil }
+        XCTAssertGreaterThanOrEqual(seeds.count, 4, "\(seeds)")
+        func settings(_ file: String) throws -> [String] {
+            try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+                .filter { !$0.hasPrefix("#") && !$0.hasPrefix("seed:") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+        for file in seeds {
+            let arm = file.replacingOccurrences(of: #"-seed\d+\.yaml$"#, with: ".yaml", options: .regularExpression)
+            XCTAssertEqual(try settings(file), try settings(arm), "\(file) against \(arm)")
+            let seed = try ExperimentConfig.load(contentsOf: folder.appendingPathComponent(file)).seed
+            XCTAssertNotEqual(seed, try ExperimentConfig.load(contentsOf: folder.appendingPathComponent(arm)).seed, file)
+        }
+    }
+
     /// The augmentation ablation is a cumulative chain: each arm adds exactly one thing to the one before.
     func testTheAugmentationAblationArmsAddOneThingEach() throws {
         func arm(_ name: String) throws -> (preset: AugmentPreset, repeatThreshold: Double) {

@@ -27,9 +27,13 @@ enum Depthwise3x3 {
         /// Top-left of the border (padded row 0, padded column 0).
         var origin: UnsafeMutablePointer<Float> { buffer }
 
-        func load(_ plane: UnsafePointer<Float>) {
+        func load(_ plane: UnsafePointer<Float>) { Self.load(plane, height: height, width: width, into: buffer) }
+
+        /// Copies a `height` × `width` plane inside the one-value border of the zeroed buffer at
+        /// `origin` (rows `width + 2` apart); the border is left as it is.
+        static func load(_ plane: UnsafePointer<Float>, height: Int, width: Int, into origin: UnsafeMutablePointer<Float>) {
             for y in 0..<height {
-                (buffer + (y + 1) * stride + 1).update(from: plane + y * width, count: width)
+                (origin + (y + 1) * (width + 2) + 1).update(from: plane + y * width, count: width)
             }
         }
     }

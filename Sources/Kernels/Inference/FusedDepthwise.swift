@@ -23,9 +23,8 @@ enum FusedDepthwise {
                     let filter = Filter3x3(weight + c * taps)
                     let clamp = ClampEpilogue(bounds)
                     if g.strideHeight == 1 {
-                        let rowStride = g.inWidth + 2
-                        for row in 0..<g.inHeight { (padded + (row + 1) * rowStride + 1).update(from: x + row * g.inWidth, count: g.inWidth) }
-                        Depthwise3x3.forwardStride1(UnsafePointer(padded), rowStride: rowStride, height: g.inHeight, width: g.inWidth,
+                        Depthwise3x3.PaddedPlane.load(x, height: g.inHeight, width: g.inWidth, into: padded)
+                        Depthwise3x3.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
                                                     filter, bias: bias[c], epilogue: clamp, output: y)
                     } else {
                         let split = Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth)
