@@ -21,11 +21,16 @@ final class ShippedModelTests: XCTestCase {
             .predict([sample], imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "shipped", showProgress: false)
         XCTAssertTrue(output.unreadable.isEmpty)
         let names = output.predictions.map { detector.classes[$0.classIndex] }
-        // What the README's picture shows: 18 detections — texts, the two pictures, the pager dots,
-        // the two buttons and the tab bar's items as containers.
+        // What the README's picture shows: 17 detections — the header's title and two icons, the
+        // hero photo as one picture, the texts, the pager dots, the two buttons, and the tab bar
+        // and its five items as containers.
         XCTAssertGreaterThanOrEqual(output.predictions.count, 12, "\(names)")
         XCTAssertGreaterThanOrEqual(names.filter { $0 == "Text" }.count, 4, "\(names)")
-        XCTAssertEqual(names.filter { $0 == "Picture" }.count, 2, "\(names)")
+        XCTAssertEqual(names.filter { $0 == "Picture" }.count, 1, "\(names)")
+        // The hero photo spans the screen's width under the header, y ≈ 88…275.
+        let photo = try XCTUnwrap(output.predictions.first { detector.classes[$0.classIndex] == "Picture" })
+        XCTAssertGreaterThan(photo.box.width, 300)
+        XCTAssertEqual(photo.box.y + photo.box.height / 2, 180, accuracy: 25)
         XCTAssertEqual(names.filter { $0 == "Page Control" }.count, 1, "\(names)")
         XCTAssertGreaterThanOrEqual(names.filter { $0 == "Container" }.count, 4, "\(names)")
         // The pager dots sit under the paragraph, centred: x ≈ 150…210, y ≈ 425…440 in the 360×640 screenshot.
