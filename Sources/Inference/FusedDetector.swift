@@ -35,8 +35,9 @@ public final class FusedDetector {
     /// at the first such call, remade if the worker count changes.
     private var team: WorkerTeam?
     /// Run batch-1 passes on a `WorkerTeam` rather than parking workers after every loop: 1.04×
-    /// faster on an idle machine; with a training run busy beside it, 0.95–1.01× (three runs,
-    /// Reports/benchmarks.md). Larger batches, whose loops are long, never use it.
+    /// faster on an idle machine; with a training run busy beside it, within ±10 % of parked
+    /// workers (0.91–1.11× the time, Reports/benchmarks.md). Larger batches, whose loops are
+    /// long, never use it.
     public var keepsWorkersAwake = true
     private let lock = NSLock()
     /// Plans kept (the predictor uses its batch size and one shorter last batch).
