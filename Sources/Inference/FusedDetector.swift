@@ -34,12 +34,15 @@ public final class FusedDetector {
     /// Helpers that stay awake between a batch-1 pass's ~50 parallel loops (`WorkerTeam`); made
     /// at the first such call, remade if the worker count changes.
     private var team: WorkerTeam?
-    /// Run batch-1 passes on a `WorkerTeam` rather than parking workers after every loop: 1.04×
-    /// faster on an idle machine; with a training run busy beside it, within ±10 % of parked
+    /// Run batch-1 passes on a `WorkerTeam` rather than parking workers after every loop:
+    /// 1.01–1.04× faster on an idle machine; with a training run busy beside it, within ±10 % of parked
     /// workers (0.91–1.11× the time, Reports/benchmarks.md). Larger batches, whose loops are
     /// long, never use it.
     public var keepsWorkersAwake = true
     private let lock = NSLock()
+
+    // The team's helper threads hold the team, not the model: stop them with it.
+    deinit { team?.stop() }
     /// Plans kept (the predictor uses its batch size and one shorter last batch).
     static let plansKept = 2
 

@@ -63,6 +63,28 @@ final class FusedDetectorTests: XCTestCase {
         }
     }
 
+    /// A batch-1 pass starts the model's WorkerTeam; releasing the model stops its helper
+    /// threads (validation builds a model every epoch: their threads must not pile up).
+    func testReleasingTheModelStopsItsWorkerTeam() throws {
+        let saved = Parallel.threadCount
+        Parallel.threadCount = 2
+        defer { Parallel.threadCount = saved }
+        func threads() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count }
+        let model = try randomizedModel(head: .anchorFree, stride4: false, seed: 6)
+        let image = images(batch: 1, height: 128, width: 96, seed: 7)
+        _ = try FusedDetector(model)(image)  // Dispatch's own worker threads start here, once
+        let before = try threads()
+        for _ in 0..<3 {
+            let fused = try FusedDetector(model)
+            XCTAssertTrue(fused.keepsWorkersAwake)
+            _ = try fused(image)
+        }
+        // Helpers exit on stop; give the last one a moment to leave the task list.
+        var after = try threads()
+        for _ in 0..<50 where after > before { usleep(10_000); after = try threads() }
+        XCTAssertLessThanOrEqual(after, before, "three models made and released leave no helper threads behind")
+    }
+
     func testRefusesImagesOfAnotherSize() throws {
         let fused = try FusedDetector(randomizedModel(head: .anchorFree, stride4: false, seed: 1))
         XCTAssertThrowsError(try fused(images(batch: 1, height: 64, width: 96, seed: 0))) { error in
