@@ -19,14 +19,26 @@ public struct PredictBenchmark {
         public let fusedBatch8: Double, graphBatch8: Double
         /// Median milliseconds to fold the model (what every `predict` call pays first).
         public let folding: Double
-        /// The same fused model with its dense convolutions on the OpenBLAS path (`--dense-kernel`
-        /// comparison), when measured: batch-1 ms and batch-8 ms.
-        public var openBLASBatch1: Double?, openBLASBatch8: Double?
-        /// The same fused model with its workers parked after every loop (`keepsWorkersAwake`
-        /// off: no `WorkerTeam`), when measured (with the OpenBLAS comparison): batch-1 ms and batch-8 ms.
-        public var parkedBatch1: Double?, parkedBatch8: Double?
+        /// The same fused model run differently, when measured (`includeVariants`): with each
+        /// other dense kernel, and with its workers parked after every loop (`keepsWorkersAwake`
+        /// off: no `WorkerTeam`). Median batch-1 ms and batch-8 ms, same rounds as the rest.
+        public var variants: [Variant] = []
         public var fusedImagesPerSecond: Double { 8000 / fusedBatch8 }
         public var graphImagesPerSecond: Double { 8000 / graphBatch8 }
+    }
+
+    /// One way of running the fused model besides the measured one.
+    public struct Variant {
+        /// `.dense(kernel)`: another dense kernel; `.parked`: the same kernel without a `WorkerTeam`.
+        public enum Kind: Equatable { case dense(FusedDetector.DenseKernel), parked }
+        public let kind: Kind
+        public let batch1: Double, batch8: Double
+        public var label: String {
+            switch kind {
+            case let .dense(kernel): "\(kernel.rawValue) dense kernel"
+            case .parked: "workers parked between batch-1 loops (no WorkerTeam)"
+            }
+        }
     }
 
     public let configuration: UIDetectorConfiguration
@@ -53,37 +65,38 @@ public struct PredictBenchmark {
     public static let peerArchitecture = UIDetectorConfiguration(head: .anchored, classCount: 13, anchorsPerCell: 3)
 
     /// `rounds` alternating blocks per contender; `batch1Runs` / `batch8Runs` timed runs in all.
-    /// `includeOpenBLAS` also times the fused model with `FusedDetector.DenseKernel.openBLAS`
-    /// in the same rounds (the packed kernel's same-run reference).
-    public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true, includeOpenBLAS: Bool = false,
-                        denseKernel: FusedDetector.DenseKernel = .packed) throws -> Result {
+    /// `includeVariants` also times the fused model with every other dense kernel and with parked
+    /// workers, in the same rounds (the same-run references of `denseKernel` and of the team).
+    public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true, includeVariants: Bool = false,
+                        denseKernel: FusedDetector.DenseKernel = .winograd) throws -> Result {
         let model = try evalModel()
         let fused = try FusedDetector(model, denseKernel: denseKernel)
-        let reference = includeOpenBLAS ? try FusedDetector(model, denseKernel: .openBLAS) : nil
-        let parked = includeOpenBLAS ? try FusedDetector(model, denseKernel: denseKernel) : nil
-        parked?.keepsWorkersAwake = false
+        var variants: [(Variant.Kind, FusedDetector)] = []
+        if includeVariants {
+            for kernel in FusedDetector.DenseKernel.allCases where kernel != denseKernel {
+                variants.append((.dense(kernel), try FusedDetector(model, denseKernel: kernel)))
+            }
+            let parked = try FusedDetector(model, denseKernel: denseKernel)
+            parked.keepsWorkersAwake = false
+            variants.append((.parked, parked))
+        }
         var random = SeededRandom(seed: 1)
         let one = randomImages(1, &random), eight = randomImages(8, &random)
         func graph(_ x: Tensor) -> InterleavedTiming.Contender {
             InterleavedTiming.Contender { _ = try model(Tape.noGradient().constant(x)) }
         }
-        func fast(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try fused(x) } }
-        func blas(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try reference!(x) } }
-        func parking(_ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try parked!(x) } }
+        func run(_ detector: FusedDetector, _ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try detector(x) } }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
-            [fast(one)] + (includeGraph ? [graph(one)] : []) + (includeOpenBLAS ? [blas(one), parking(one)] : []) + [folding],
+            [run(fused, one)] + (includeGraph ? [graph(one)] : []) + variants.map { run($0.1, one) } + [folding],
             repetitions: batch1Runs, rounds: rounds)
         let large = try InterleavedTiming.medianMilliseconds(
-            [fast(eight)] + (includeGraph ? [graph(eight)] : []) + (includeOpenBLAS ? [blas(eight), parking(eight)] : []),
+            [run(fused, eight)] + (includeGraph ? [graph(eight)] : []) + variants.map { run($0.1, eight) },
             repetitions: batch8Runs, rounds: rounds)
         var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
                             fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)
-        if includeOpenBLAS {
-            let at = includeGraph ? 2 : 1
-            (result.openBLASBatch1, result.openBLASBatch8) = (small[at], large[at])
-            (result.parkedBatch1, result.parkedBatch8) = (small[at + 1], large[at + 1])
-        }
+        let at = includeGraph ? 2 : 1
+        result.variants = variants.enumerated().map { i, v in Variant(kind: v.0, batch1: small[at + i], batch8: large[at + i]) }
         return result
     }
 }
@@ -108,7 +121,7 @@ extension PredictBenchmark {
     /// ort_bench.py's protocol applied to the fused model: `warmup` untimed runs, then `runs`
     /// timed back to back on one batch-1 input (no other contender in between), so the two
     /// numbers of an alternating round are measured the same way.
-    public func batch1Latencies(runs: Int = 200, warmup: Int = 10, denseKernel: FusedDetector.DenseKernel = .packed) throws -> LatencyDistribution {
+    public func batch1Latencies(runs: Int = 200, warmup: Int = 10, denseKernel: FusedDetector.DenseKernel = .winograd) throws -> LatencyDistribution {
         let fused = try FusedDetector(try evalModel(), denseKernel: denseKernel)
         var random = SeededRandom(seed: 1)
         let image = randomImages(1, &random)
@@ -126,7 +139,7 @@ extension PredictBenchmark {
 
 extension PredictBenchmark {
     /// The fused model's batch-`batch` forward pass by layer type, averaged over `runs` passes.
-    public func profile(batch: Int, runs: Int, perLayer: Bool = false, denseKernel: FusedDetector.DenseKernel = .packed) throws -> [LayerTypeTiming] {
+    public func profile(batch: Int, runs: Int, perLayer: Bool = false, denseKernel: FusedDetector.DenseKernel = .winograd) throws -> [LayerTypeTiming] {
         var random = SeededRandom(seed: 1)
         let images = randomImages(batch, &random)
         return try FusedDetector(try evalModel(), denseKernel: denseKernel).profile(images, runs: runs, perLayer: perLayer)

@@ -17,8 +17,8 @@ final class ActivationPlan {
     /// Floats of activation memory (for reports and tests).
     let activationFloats: Int
 
-    /// `filters`: per layer, packed weights to run it with `PackedConv2d` (nil: `FusedConv2d`).
-    init(graph: InferenceGraph, filters: [PackedFilters?], batch: Int, workers: Int) throws {
+    /// `filters`: per layer, the weights of its dense kernel (nil: `FusedConv2d`).
+    init(graph: InferenceGraph, filters: [DenseFilters?], batch: Int, workers: Int) throws {
         self.batch = batch
         self.workers = workers
         var geometries: [Conv2dGeometry?] = []
@@ -27,8 +27,12 @@ final class ActivationPlan {
             guard case let .convolution(layer, input, _) = step else { geometries.append(nil); continue }
             let x = graph.values[input]
             let g = try graph.layers[layer].geometry(batch: batch, height: x.height, width: x.width)
-            scratchCount = max(scratchCount, filters[layer] != nil ? PackedConv2d.scratchCount(g, workers: workers)
-                : FusedConv2d.scratchCount(g, workers: workers))
+            let need = switch filters[layer] {
+            case .packed: PackedConv2d.scratchCount(g, workers: workers)
+            case .winograd: Winograd3x3.scratchCount(g, workers: workers)
+            case nil: FusedConv2d.scratchCount(g, workers: workers)
+            }
+            scratchCount = max(scratchCount, need)
             geometries.append(g)
         }
         self.geometries = geometries
@@ -75,7 +79,7 @@ final class ActivationPlan {
     /// Runs the graph on `input` ([batch, C, H, W]) into the flat head matrix `flat`
     /// ([batch · positions, flatRowChannels]). With `stepSeconds` (one slot per graph step), also
     /// adds each step's wall time to its slot: the per-layer profile of `FusedDetector.profile`.
-    func run(graph: InferenceGraph, filters: [PackedFilters?], input: UnsafePointer<Float>, flat: UnsafeMutablePointer<Float>, positionsPerImage: Int,
+    func run(graph: InferenceGraph, filters: [DenseFilters?], input: UnsafePointer<Float>, flat: UnsafeMutablePointer<Float>, positionsPerImage: Int,
              stepSeconds: UnsafeMutablePointer<Double>? = nil) {
         func pointer(_ value: Int) -> UnsafeMutablePointer<Float> {
             value == 0 ? UnsafeMutablePointer(mutating: input) : buffers[bufferOfValue[value]]
@@ -94,10 +98,16 @@ final class ActivationPlan {
                     target = flat + offset * rowChannels
                     layout = .positionsFirst(rowStride: rowChannels, imageStride: positionsPerImage * rowChannels)
                 }
-                if let packed = filters[layerIndex] {
+                switch filters[layerIndex] {
+                case let .packed(packed):
                     PackedConv2d.forward(g, input: pointer(source), filters: packed, bounds: layer.bounds, output: target, layout: layout,
                                          workers: workers, scratch: scratch!)
                     continue
+                case let .winograd(transformed):
+                    Winograd3x3.forward(g, input: pointer(source), filters: transformed, bounds: layer.bounds, output: target, layout: layout,
+                                        workers: workers, scratch: scratch!)
+                    continue
+                case nil: break
                 }
                 layer.weight.withUnsafeBufferPointer { w in
                     layer.bias.withUnsafeBufferPointer { b in
@@ -112,4 +122,10 @@ final class ActivationPlan {
             }
         }
     }
+}
+
+/// One dense layer's weights, prepared once for the kernel that runs it.
+enum DenseFilters {
+    case packed(PackedFilters)
+    case winograd(WinogradFilters)
 }

@@ -16,8 +16,11 @@ import Tensor
 public final class FusedDetector {
     /// How the dense (non-depthwise) convolutions run.
     public enum DenseKernel: String, CaseIterable, Sendable {
-        /// `PackedConv2d` for the dense layers (weights packed once, columns gathered per
-        /// 16-position tile, bias and clamp in registers). The default.
+        /// `Winograd3x3` for the 3×3 layers at stride 1 (the FPN outputs, the anchored head),
+        /// `PackedConv2d` for the other dense layers. The default.
+        case winograd
+        /// `PackedConv2d` for every dense layer (weights packed once, columns gathered per
+        /// 16-position tile, bias and clamp in registers): the direct reference for `winograd`.
         case packed
         /// `FusedConv2d`'s OpenBLAS path (im2col panels, sgemm, epilogue per panel): kept as
         /// the reference `bench predict --dense-kernel` measures the packed kernel against.
@@ -27,8 +30,8 @@ public final class FusedDetector {
     public let configuration: UIDetectorConfiguration
     public let graph: InferenceGraph
     public let denseKernel: DenseKernel
-    /// Per graph layer, its packed weights (nil for depthwise layers, and for all with `.openBLAS`).
-    let packedFilters: [PackedFilters?]
+    /// Per graph layer, its weights prepared for its kernel (nil for depthwise layers, and for all with `.openBLAS`).
+    let denseFilters: [DenseFilters?]
     let positionsPerImage: Int
     private var plans: [ActivationPlan] = []
     /// Helpers that stay awake between a batch-1 pass's ~50 parallel loops (`WorkerTeam`); made
@@ -48,7 +51,7 @@ public final class FusedDetector {
 
     /// Throws, naming the layer, for a model the fused path cannot run (an activation that is
     /// not ReLU/ReLU6, a layer of an unexpected type).
-    public init(_ model: UIDetector, denseKernel: DenseKernel = .packed) throws {
+    public init(_ model: UIDetector, denseKernel: DenseKernel = .winograd) throws {
         let c = model.configuration
         configuration = c
         self.denseKernel = denseKernel
@@ -80,18 +83,22 @@ public final class FusedDetector {
         }
         self.graph = graph
         positionsPerImage = offset
-        var packed = [PackedFilters?](repeating: nil, count: graph.layers.count)
-        for case let .convolution(index, input, _) in graph.steps where denseKernel == .packed {
+        var dense = [DenseFilters?](repeating: nil, count: graph.layers.count)
+        for case let .convolution(index, input, _) in graph.steps where denseKernel != .openBLAS {
             let layer = graph.layers[index], x = graph.values[input]
-            guard PackedConv2d.isSupported(try layer.geometry(batch: 1, height: x.height, width: x.width)) else { continue }
-            packed[index] = layer.weight.withUnsafeBufferPointer { w in
+            let g = try layer.geometry(batch: 1, height: x.height, width: x.width)
+            guard PackedConv2d.isSupported(g) else { continue }
+            dense[index] = layer.weight.withUnsafeBufferPointer { w in
                 layer.bias.withUnsafeBufferPointer { b in
-                    PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
-                                  depth: layer.inputChannels * layer.kernelSize * layer.kernelSize)
+                    denseKernel == .winograd && Winograd3x3.isSupported(g)
+                        ? .winograd(WinogradFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
+                                                    inChannels: layer.inputChannels))
+                        : .packed(PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
+                                                depth: layer.inputChannels * layer.kernelSize * layer.kernelSize))
                 }
             }
         }
-        packedFilters = packed
+        denseFilters = dense
     }
 
     /// Stem and depthwise-separable blocks; returns the feature values the FPN reads
@@ -154,7 +161,7 @@ public final class FusedDetector {
         var flat = Tensor(uninitialized: [batch * c.priorCount, c.outputsPerPrior])
         flat.withUnsafeMutableBufferPointer { out in
             Parallel.withWorkerTeam(batch == 1 ? workerTeam(workers) : nil) {
-                plan.run(graph: graph, filters: packedFilters, input: images.pointer, flat: out.baseAddress!, positionsPerImage: positionsPerImage)
+                plan.run(graph: graph, filters: denseFilters, input: images.pointer, flat: out.baseAddress!, positionsPerImage: positionsPerImage)
             }
         }
         return flat
@@ -177,7 +184,7 @@ public final class FusedDetector {
         flat.withUnsafeMutableBufferPointer { out in
             seconds.withUnsafeMutableBufferPointer { slots in
                 for _ in 0..<max(1, runs) {
-                    plan.run(graph: graph, filters: packedFilters, input: images.pointer, flat: out.baseAddress!,
+                    plan.run(graph: graph, filters: denseFilters, input: images.pointer, flat: out.baseAddress!,
                              positionsPerImage: positionsPerImage, stepSeconds: slots.baseAddress!)
                 }
             }
@@ -246,7 +253,7 @@ public final class FusedDetector {
             plans.append(plan)
             return plan
         }
-        let plan = try ActivationPlan(graph: graph, filters: packedFilters, batch: batch, workers: workers)
+        let plan = try ActivationPlan(graph: graph, filters: denseFilters, batch: batch, workers: workers)
         plans.append(plan)
         if plans.count > Self.plansKept { plans.removeFirst() }
         return plan

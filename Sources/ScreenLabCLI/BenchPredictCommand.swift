@@ -31,8 +31,8 @@ struct BenchPredictCommand: ParsableCommand {
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "Only the fused model's batch-1 forward pass by layer type (time, share, GFLOP/s), default and peer architecture.") var profile = false
     @Flag(help: "With --profile: every layer on its own line, by module path and shape, instead of by layer type.") var perLayer = false
-    @Option(help: "Dense convolutions of the fused model: packed (the default: PackedConv2d) or openblas (im2col + sgemm). The peer-architecture line always times both.")
-    var denseKernel: FusedDetector.DenseKernel = .packed
+    @Option(help: "Dense convolutions of the fused model: winograd (the default: Winograd3x3 for stride-1 3×3 layers, PackedConv2d for the rest), packed (PackedConv2d for all) or openblas (im2col + sgemm). The peer-architecture line times all three.")
+    var denseKernel: FusedDetector.DenseKernel = .winograd
 
     func validate() throws {
         try OptionBounds.check("threads", threads, OptionBounds.threads)
@@ -63,17 +63,13 @@ struct BenchPredictCommand: ParsableCommand {
             print(String(format: "  batch 8 throughput   fused %7.1f img/s graph (eval) %7.1f img/s → %.2f×", main.fusedImagesPerSecond, main.graphImagesPerSecond, main.fusedImagesPerSecond / main.graphImagesPerSecond))
             print(String(format: "  folding the model (paid once per predict call): %.2f ms", main.folding))
             let peerShape = try PredictBenchmark(configuration: PredictBenchmark.peerArchitecture)
-                .measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, includeGraph: false, includeOpenBLAS: true,
+                .measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, includeGraph: false, includeVariants: true,
                          denseKernel: denseKernel)
             print("peer architecture (anchored SSD head shared across levels, 13 classes × 3 anchors, as torch-reference/detector.py):")
             print(String(format: "  fused (%@ dense kernel) batch 1 %.2f ms, batch 8 %.1f img/s", denseKernel.rawValue, peerShape.fusedBatch1, peerShape.fusedImagesPerSecond))
-            if let one = peerShape.openBLASBatch1, let eight = peerShape.openBLASBatch8 {
-                print(String(format: "  same model, OpenBLAS dense kernel: batch 1 %.2f ms (%.2f× the above), batch 8 %.1f img/s",
-                             one, one / peerShape.fusedBatch1, 8000 / eight))
-            }
-            if let one = peerShape.parkedBatch1, let eight = peerShape.parkedBatch8 {
-                print(String(format: "  same model, workers parked between batch-1 loops (no WorkerTeam): batch 1 %.2f ms (%.2f× the first), batch 8 %.1f img/s",
-                             one, one / peerShape.fusedBatch1, 8000 / eight))
+            for variant in peerShape.variants {
+                print(String(format: "  same model, %@: batch 1 %.2f ms (%.2f× the first), batch 8 %.1f img/s",
+                             variant.label, variant.batch1, variant.batch1 / peerShape.fusedBatch1, 8000 / variant.batch8))
             }
             guard let torchPython else { return }
             var peers = InferencePeers()

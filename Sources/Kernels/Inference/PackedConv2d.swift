@@ -37,7 +37,12 @@ public enum PackedConv2d {
     /// equal sizes) stay within ~96 KB; for small layers, rounded up so the workers get equal
     /// shares (8 tiles of depth 512 in 3 groups would give one worker 5 tiles, the other 3).
     static func groupCount(tiles: Int, depth: Int, batch: Int, workers: Int) -> Int {
-        var groups = (tiles + tilesPerGroup(depth: depth) - 1) / tilesPerGroup(depth: depth)
+        groupCount(tiles: tiles, perGroup: tilesPerGroup(depth: depth), batch: batch, workers: workers)
+    }
+
+    /// As above for any kernel whose groups hold at most `perGroup` tiles (`Winograd3x3` too).
+    static func groupCount(tiles: Int, perGroup: Int, batch: Int, workers: Int) -> Int {
+        var groups = (tiles + perGroup - 1) / perGroup
         if workers > 1 && (batch * groups) % workers != 0 && batch * groups < 8 * workers {
             groups = min(tiles, ((batch * groups + workers - 1) / workers * workers + batch - 1) / batch)
         }
