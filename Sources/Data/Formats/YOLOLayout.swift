@@ -42,7 +42,7 @@ public struct YOLOLayout {
         let yamlURL = yamlNames.map { folder.appendingPathComponent($0) }.first { FileKind.of($0.path) != .missing }
         let yaml = try yamlURL.flatMap(readYAML)
         var root = folder
-        if let path = try yamlValue { try yaml?.optional("path")?.string() } { root = resolve(path, against: folder) }
+        if let path = try yamlValue({ try yaml?.optional("path")?.string() }) { root = resolve(path, against: folder) }
 
         let classes = try readClasses(folder: folder, yaml: yaml, yamlURL: yamlURL)
         var layout = YOLOLayout(root: root, classes: classes, splits: [], unsplitImages: [])
