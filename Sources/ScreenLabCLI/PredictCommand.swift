@@ -49,6 +49,12 @@ struct PredictCommand: ParsableCommand {
             let samples = images.map { Sample(id: $0.url.deletingPathExtension().lastPathComponent, imagePath: $0.url.path, width: $0.width, height: $0.height) }
             let output = try predictor.predict(samples, imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "predicting", showProgress: true)
             output.unreadable.forEach { FileHandle.standardError.write(Data("warning: skipped unreadable image \($0.file) (\($0.reason))\n".utf8)) }
+            // A run that decoded nothing has nothing to show: an empty predictions.json and exit 0
+            // would read as "no UI elements found".
+            let predicted = images.count - output.unreadable.count
+            guard predicted > 0 else {
+                throw failure("none of the \(images.count) image(s) could be decoded (see the warnings above); nothing was written to \(out)")
+            }
             let folder = try OutputFolder(URL(fileURLWithPath: out), existing: .merge, notReplacing: images.map(\.url) + [URL(fileURLWithPath: weights)])
             try folder.write(PredictionWriter.json(output.predictions, images: images.map(\.url), classes: detector.classes), to: "predictions.json")
             var sheet: [RGBImage] = []
@@ -71,8 +77,10 @@ struct PredictCommand: ParsableCommand {
             }
             if sheet.count > 1 { try folder.write(try ImageIO.encodePNG(ContactSheet.grid(sheet, columns: min(4, sheet.count))), to: "contact-sheet.png") }
             try folder.commit()
-            print("\(output.predictions.count) detections on \(images.count) images → \(out)/predictions.json, \(out)/images/"
-                + (accessibility ? ", \(out)/accessibility/" : ""))
+            let skipped = problems.count + output.unreadable.count
+            print("\(output.predictions.count) detections on \(predicted) image\(predicted == 1 ? "" : "s")"
+                + (skipped > 0 ? " (\(skipped) skipped, listed above)" : "")
+                + " → \(out)/predictions.json, \(out)/images/" + (accessibility ? ", \(out)/accessibility/" : ""))
         } catch let error as CommandFailure {
             throw error
         } catch {

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `predict` on folders with images that will not decode (issue 11, "Bad input"): a folder of
+/// nothing but broken files is an error that writes nothing; a folder with some is predicted,
+/// and the summary counts only the images that ran.
+final class PredictInputTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let weights = root.appendingPathComponent("Reports/models/ui-detector-vins.slw").path
+    static let screen = root.appendingPathComponent("Reports/samples/vins-screen.jpg")
+
+    /// A JPEG cut after its first 500 bytes: a valid header, no scan data.
+    func writeTruncatedJPEG(to url: URL) throws {
+        try Data(try Data(contentsOf: Self.screen).prefix(500)).write(to: url)
+    }
+
+    func testFolderOfUndecodableImagesIsAnErrorThatWritesNothing() throws {
+        let folder = try TestFolders.make("predict-broken")
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try writeTruncatedJPEG(to: images.appendingPathComponent("cut.jpg"))
+        let out = folder.appendingPathComponent("out")
+        let result = try ScreenlabProcess.run(["predict", "--weights", Self.weights, images.path, "--out", out.path])
+        XCTAssertNotEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("cut.jpg"), "the broken file is named: \(result.output)")
+        XCTAssertTrue(result.output.contains("none of the 1 image(s) could be decoded"), result.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing is written to --out")
+    }
+
+    func testSummaryCountsOnlyThePredictedImages() throws {
+        let folder = try TestFolders.make("predict-mixed")
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.screen, to: images.appendingPathComponent("screen.jpg"))
+        try writeTruncatedJPEG(to: images.appendingPathComponent("cut.jpg"))
+        try Data("not an image\n".utf8).write(to: images.appendingPathComponent("notes.png"))
+        let out = folder.appendingPathComponent("out")
+        let result = try ScreenlabProcess.run(["predict", "--weights", Self.weights, images.path, "--out", out.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("on 1 image (2 skipped, listed above)"), result.output)
+        let predictions = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [[String: Any]]
+        let files = Set((predictions ?? []).compactMap { $0["file_name"] as? String })
+        XCTAssertEqual(files, ["screen.jpg"], "only the decoded screen has detections")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("images/screen.png").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("images/cut.png").path))
+    }
+}
