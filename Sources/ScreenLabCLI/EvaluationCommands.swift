@@ -70,7 +70,12 @@ struct EvaluateCommand: ParsableCommand {
             job.outsideSplit = whole.samples.indices.filter { !inside.contains($0) }.map { whole.samples[$0] }
         }
         let started = Date()
-        let outcome = try job.run(predictions: detected?.predictions ?? job.readPredictions())
+        var outcome = try job.run(predictions: detected?.predictions ?? job.readPredictions())
+        if let unreadable = detected?.unreadable, !unreadable.isEmpty {
+            // Written into the report, not only to stderr: a reader of report.md must know why recall fell.
+            outcome.report.notes.append("\(unreadable.count) of \(dataset.samples.count) images could not be decoded and count as screens where "
+                + "every true box was missed: \(unreadable.prefix(5).map(\.file).joined(separator: ", "))\(unreadable.count > 5 ? ", …" : "")")
+        }
         let folder = URL(fileURLWithPath: out)
         let inputs = ([predictions, thresholds, weights] + [reference.path]).compactMap { $0 }.map { URL(fileURLWithPath: $0) }
         do {
@@ -88,7 +93,7 @@ extension EvaluateCommand {
     /// Runs the trained detector on the evaluated images: its detections as the COCO results
     /// `--predictions` would read (written into the report folder with the report) and as read
     /// back from that JSON, so the report is exactly what `--predictions` would give.
-    func runWeights(_ path: String, on dataset: Dataset) throws -> (json: Data, predictions: PredictionSet) {
+    func runWeights(_ path: String, on dataset: Dataset) throws -> (json: Data, predictions: PredictionSet, unreadable: [(file: String, reason: String)]) {
         let detector: TrainedDetector
         do { detector = try TrainedDetector.load(contentsOf: URL(fileURLWithPath: path)) } catch { throw failure("\(error)") }
         guard detector.classes == dataset.classes else {
@@ -97,11 +102,16 @@ extension EvaluateCommand {
         let predictor = try detector.predictor(scoreThreshold: scoreThreshold, useStoredThresholds: false)
         let output = try predictor.predict(dataset.samples, imageURL: dataset.imageURL(of:), label: "predicting", showProgress: true)
         for (file, reason) in output.unreadable { warn("skipped unreadable image \(file) (\(reason))") }
+        // Scoring screens none of which could be read would report mAP 0 for a model never run.
+        guard output.unreadable.count < dataset.samples.count else {
+            throw failure("none of the \(dataset.samples.count) image(s) of \(data) could be decoded (see the warnings above); nothing was written to \(out)")
+        }
         let json = try COCOResultsWriter.json(output.predictions.map { (sampleIndex: $0.imageIndex, classIndex: $0.classIndex, box: $0.box, score: $0.score) },
                                               for: dataset)
         let reader = COCOResultsReader(samples: dataset.samples, cocoImageIDs: dataset.samples.map(\.cocoImageID), classNames: dataset.classes,
                                        cocoCategoryIDs: dataset.cocoCategoryIDs, outsideSplit: [], splitName: nil)
-        return (json, try reader.parse(json, file: URL(fileURLWithPath: out).appendingPathComponent("predictions.json").path, lenient: false))
+        return (json, try reader.parse(json, file: URL(fileURLWithPath: out).appendingPathComponent("predictions.json").path, lenient: false),
+                output.unreadable)
     }
 }
 

@@ -57,4 +57,34 @@ final class EvaluateWeightsTests: XCTestCase {
         XCTAssertNotEqual(status, 0, output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing half-written: \(output)")
     }
+    /// Cuts `names`' PNGs after their headers (signature and IHDR read, no pixel data), as a
+    /// copy interrupted mid-file leaves them: the dataset loads, decoding fails.
+    func truncate(_ names: [String], in data: URL) throws {
+        for name in names {
+            let file = data.appendingPathComponent("images/\(name).png")
+            try Data(try Data(contentsOf: file).prefix(60)).write(to: file)
+        }
+    }
+
+    func testScreensNoneOfWhichDecodeAreAnErrorNotAReportOfZero() throws {
+        let (data, weights, base) = try fixture()
+        try truncate(["a", "b", "c"], in: data)
+        let out = base.appendingPathComponent("report")
+        let (status, output) = try ScreenlabProcess.run(["evaluate", "--data", data.path, "--weights", weights.path, "--out", out.path])
+        XCTAssertNotEqual(status, 0, output)
+        XCTAssertTrue(output.contains("none of the 3 image(s)"), output)
+        XCTAssertTrue(output.contains("a.png"), "the broken files are named: \(output)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing half-written: \(output)")
+    }
+
+    func testScreensThatDoNotDecodeAreNamedInTheReport() throws {
+        let (data, weights, base) = try fixture()
+        try truncate(["b"], in: data)
+        let out = base.appendingPathComponent("report")
+        let (status, output) = try ScreenlabProcess.run(["evaluate", "--data", data.path, "--weights", weights.path, "--out", out.path])
+        XCTAssertEqual(status, 0, output)
+        let report = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
+        XCTAssertTrue(report.contains("1 of 3 images could not be decoded"), report)
+        XCTAssertTrue(report.contains("b.png"), report)
+    }
 }
