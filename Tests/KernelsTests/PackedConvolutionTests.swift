@@ -8,53 +8,20 @@ import XCTest
 final class PackedConvolutionTests: XCTestCase {
     let relu6 = ActivationBounds(.relu6)!
 
-    func reference(_ g: Conv2dGeometry, _ input: [Float], _ weight: [Float], _ bias: [Float], _ bounds: ActivationBounds) -> [Double] {
-        var sums = (0..<g.outputCount).map { i in Double(bias[(i / (g.outHeight * g.outWidth)) % g.outChannels]) }
-        ConvReference.forEachTap(g) { n, o, oy, ox, c, iy, ix, ky, kx, i in
-            sums[ConvReference.outputIndex(g, n, o, oy, ox)] += Double(input[ConvReference.inputIndex(g, n, c, iy, ix)])
-                * Double(weight[ConvReference.weightIndex(g, o, i, ky, kx)])
-        }
-        return sums.map { min(max($0, Double(bounds.lower)), Double(bounds.upper)) }
-    }
-
-    /// Output as NCHW, whichever layout it was written in; scratch and output start as NaN so a
-    /// value the kernel failed to write (or a stale scratch lane it read) shows.
+    /// Output as NCHW, whichever layout it was written in (`DenseKernelCheck.output`).
     func packed(_ g: Conv2dGeometry, _ input: [Float], _ weight: [Float], _ bias: [Float], _ bounds: ActivationBounds,
                 workers: Int, positionsFirst: Bool) -> [Float] {
-        var input = input, weight = weight, bias = bias
-        let plane = g.outHeight * g.outWidth
+        var weight = weight, bias = bias
         let filters = weight.withPointer { w in bias.withPointer { b in
             PackedFilters(weight: w, bias: b, outChannels: g.outChannels, depth: g.inChannels * g.kernelHeight * g.kernelWidth)
         } }
-        var out = [Float](repeating: .nan, count: g.outputCount)
-        var scratch = [Float](repeating: .nan, count: PackedConv2d.scratchCount(g, workers: workers))
-        let layout: FusedConv2d.OutputLayout = positionsFirst ? .positionsFirst(rowStride: g.outChannels, imageStride: g.outChannels * plane) : .channelsFirst
-        input.withPointer { x in scratch.withPointer { s in out.withPointer {
-            PackedConv2d.forward(g, input: x, filters: filters, bounds: bounds, output: $0, layout: layout, workers: workers, scratch: s)
-        } } }
-        guard positionsFirst else { return out }
-        var nchw = out
-        for n in 0..<g.batch { for p in 0..<plane { for c in 0..<g.outChannels {
-            nchw[(n * g.outChannels + c) * plane + p] = out[n * g.outChannels * plane + p * g.outChannels + c]
-        } } }
-        return nchw
+        return DenseKernelCheck.output(g, input: input, scratchCount: PackedConv2d.scratchCount(g, workers: workers), positionsFirst: positionsFirst) { x, out, layout, s in
+            PackedConv2d.forward(g, input: x, filters: filters, bounds: bounds, output: out, layout: layout, workers: workers, scratch: s)
+        }
     }
 
     func check(_ g: Conv2dGeometry, bounds: ActivationBounds, file: StaticString = #filePath, line: UInt = #line) {
-        var random = TestRandom(seed: 11)
-        let input = random.floats(g.inputCount, scale: 2), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
-        let expected = reference(g, input, weight, bias, bounds)
-        // Threshold 1: even these small layers are split across workers.
-        PackedConv2d.$parallelMultiplyAdds.withValue(1) {
-            let single = packed(g, input, weight, bias, bounds, workers: 1, positionsFirst: false)
-            for workers in [1, 2, 3] {
-                for positionsFirst in [false, true] {
-                    let actual = packed(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst)
-                    assertClose(actual, expected, tolerance: 1e-4, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
-                    XCTAssertEqual(actual, single, "\(g): each value is one kernel's sum, whatever the worker count", file: file, line: line)
-                }
-            }
-        }
+        DenseKernelCheck.check(g, bounds: bounds, seed: 11, kernel: { packed($0, $1, $2, $3, $4, workers: $5, positionsFirst: $6) }, file: file, line: line)
     }
 
     func testPointwiseWithTailsInChannelsAndPositions() throws {

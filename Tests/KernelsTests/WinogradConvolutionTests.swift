@@ -9,48 +9,20 @@ import XCTest
 final class WinogradConvolutionTests: XCTestCase {
     let relu6 = ActivationBounds(.relu6)!
 
-    func reference(_ g: Conv2dGeometry, _ input: [Float], _ weight: [Float], _ bias: [Float], _ bounds: ActivationBounds) -> [Double] {
-        ConvReference.forward(g, input: input, weight: weight, bias: bias).map { min(max($0, Double(bounds.lower)), Double(bounds.upper)) }
-    }
-
-    /// Output as NCHW, whichever layout it was written in; scratch and output start as NaN so a
-    /// value the kernel failed to write (or a stale scratch value it used) shows.
+    /// Output as NCHW, whichever layout it was written in (`DenseKernelCheck.output`).
     func winograd(_ g: Conv2dGeometry, _ input: [Float], _ weight: [Float], _ bias: [Float], _ bounds: ActivationBounds,
                   workers: Int, positionsFirst: Bool) -> [Float] {
-        var input = input, weight = weight, bias = bias
-        let plane = g.outHeight * g.outWidth
+        var weight = weight, bias = bias
         let filters = weight.withPointer { w in bias.withPointer { b in
             WinogradFilters(weight: w, bias: b, outChannels: g.outChannels, inChannels: g.inChannels)
         } }
-        var out = [Float](repeating: .nan, count: g.outputCount)
-        var scratch = [Float](repeating: .nan, count: Winograd3x3.scratchCount(g, workers: workers))
-        let layout: FusedConv2d.OutputLayout = positionsFirst ? .positionsFirst(rowStride: g.outChannels, imageStride: g.outChannels * plane) : .channelsFirst
-        input.withPointer { x in scratch.withPointer { s in out.withPointer {
-            Winograd3x3.forward(g, input: x, filters: filters, bounds: bounds, output: $0, layout: layout, workers: workers, scratch: s)
-        } } }
-        guard positionsFirst else { return out }
-        var nchw = out
-        for n in 0..<g.batch { for p in 0..<plane { for c in 0..<g.outChannels {
-            nchw[(n * g.outChannels + c) * plane + p] = out[n * g.outChannels * plane + p * g.outChannels + c]
-        } } }
-        return nchw
+        return DenseKernelCheck.output(g, input: input, scratchCount: Winograd3x3.scratchCount(g, workers: workers), positionsFirst: positionsFirst) { x, out, layout, s in
+            Winograd3x3.forward(g, input: x, filters: filters, bounds: bounds, output: out, layout: layout, workers: workers, scratch: s)
+        }
     }
 
     func check(_ g: Conv2dGeometry, bounds: ActivationBounds, file: StaticString = #filePath, line: UInt = #line) {
-        var random = TestRandom(seed: 23)
-        let input = random.floats(g.inputCount, scale: 2), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
-        let expected = reference(g, input, weight, bias, bounds)
-        // Threshold 1: even these small layers are split across workers.
-        PackedConv2d.$parallelMultiplyAdds.withValue(1) {
-            let single = winograd(g, input, weight, bias, bounds, workers: 1, positionsFirst: false)
-            for workers in [1, 2, 3] {
-                for positionsFirst in [false, true] {
-                    let actual = winograd(g, input, weight, bias, bounds, workers: workers, positionsFirst: positionsFirst)
-                    assertClose(actual, expected, tolerance: 1e-4, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
-                    XCTAssertEqual(actual, single, "\(g): each value is one sum in one order, whatever the worker count", file: file, line: line)
-                }
-            }
-        }
+        DenseKernelCheck.check(g, bounds: bounds, seed: 23, kernel: { winograd($0, $1, $2, $3, $4, workers: $5, positionsFirst: $6) }, file: file, line: line)
     }
 
     func testSupportsOnlyStride1Padding1Dense3x3() throws {
