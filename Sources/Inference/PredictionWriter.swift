@@ -20,13 +20,22 @@ public enum PredictionWriter {
         return "[\n" + entries.joined(separator: ",\n") + "\n]\n"
     }
 
-    /// The image with each detection outlined in its class colour and labelled "Class 0.87".
+    /// The image with each detection outlined in its class colour and labelled "Class 0.87"
+    /// (the most confident first, so they get the free spots for their tags), and a legend
+    /// below it of the classes found, with their counts.
     public static func drawn(_ image: RGBImage, _ predictions: [PredictedBox], classes: [String]) -> RGBImage {
         var canvas = image
-        let boxes: [OverlayBox] = predictions.map {
+        let boxes: [OverlayBox] = predictions.sorted { $0.score > $1.score }.map {
             ($0.box.x, $0.box.y, $0.box.width, $0.box.height, "\(classes[$0.classIndex]) \(String(format: "%.2f", $0.score))", $0.classIndex)
         }
         drawBoxes(boxes, on: &canvas, lineWidth: 2)
-        return canvas
+        return Legend.appended(to: canvas, entries: legendEntries(predictions, classes: classes))
+    }
+
+    /// "Class (count)" for each class found, in the classes' order.
+    static func legendEntries(_ predictions: [PredictedBox], classes: [String]) -> [Legend.Entry] {
+        var counts = [Int](repeating: 0, count: classes.count)
+        for p in predictions { counts[p.classIndex] += 1 }
+        return counts.indices.filter { counts[$0] > 0 }.map { ("\(classes[$0]) (\(counts[$0]))", $0) }
     }
 }

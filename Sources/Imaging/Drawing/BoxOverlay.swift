@@ -19,10 +19,12 @@ public enum BoxOverlay {
 public typealias OverlayBox = (x: Double, y: Double, width: Double, height: Double, label: String, colorIndex: Int)
 
 /// Draws each box's outline (`lineWidth` pixels, inside the box's pixel extent) in
-/// `BoxOverlay.color(forIndex:)` with a filled tag holding `label` above its top-left corner
-/// (inside the box when there is no room above). Empty labels draw no tag.
+/// `BoxOverlay.color(forIndex:)`, then a filled tag holding its `label` where `LabelPlacement`
+/// finds room (above its top-left corner when free). All outlines go down before any tag, so no
+/// later box's edge cuts through an earlier label. Empty labels draw no tag.
 public func drawBoxes(_ boxes: [OverlayBox], on image: inout RGBImage, lineWidth: Int = 2, textScale: Int = 1) {
     let lineWidth = max(lineWidth, 1), textScale = max(textScale, 1)
+    var tagged: [(rect: LabelPlacement.Rect, label: String, color: RGBA)] = []
     for box in boxes where [box.x, box.y, box.x + box.width, box.y + box.height].allSatisfy({ abs($0) < 1e8 }) {
         let color = RGBA(BoxOverlay.color(forIndex: box.colorIndex))
         let x0 = Int(box.x.rounded(.down)), y0 = Int(box.y.rounded(.down))
@@ -33,14 +35,18 @@ public func drawBoxes(_ boxes: [OverlayBox], on image: inout RGBImage, lineWidth
         image.fillRect(x: x0, y: y1 - t, width: w, height: t, color: color)
         image.fillRect(x: x0, y: y0, width: t, height: h, color: color)
         image.fillRect(x: x1 - t, y: y0, width: t, height: h, color: color)
-        guard !box.label.isEmpty else { continue }
-        let text = BitmapFont.measure(box.label, scale: textScale)
-        let pad = textScale
-        let tagWidth = text.width + 2 * pad, tagHeight = text.height + pad  // the descender rows act as bottom padding
-        let tagY = y0 - tagHeight >= 0 ? y0 - tagHeight : y0
-        let tagX = min(max(x0, 0), max(image.width - tagWidth, 0))
-        image.fillRect(x: tagX, y: tagY, width: tagWidth, height: tagHeight, color: color)
-        let ink: RGBA = color.luma > 150 ? .black : .white
-        image.drawText(box.label, x: tagX + pad, y: tagY + pad, scale: textScale, color: ink)
+        if !box.label.isEmpty { tagged.append(((x0, y0, w, h), box.label, color)) }
+    }
+    let pad = textScale
+    // The descender rows act as the tag's bottom padding.
+    let sizes = tagged.map { tag -> (width: Int, height: Int) in
+        let text = BitmapFont.measure(tag.label, scale: textScale)
+        return (text.width + 2 * pad, text.height + pad)
+    }
+    let origins = LabelPlacement.place(boxes: tagged.map(\.rect), tagSizes: sizes, imageWidth: image.width, imageHeight: image.height)
+    for ((tag, size), origin) in zip(zip(tagged, sizes), origins) {
+        image.fillRect(x: origin.x, y: origin.y, width: size.width, height: size.height, color: tag.color)
+        let ink: RGBA = tag.color.luma > 150 ? .black : .white
+        image.drawText(tag.label, x: origin.x + pad, y: origin.y + pad, scale: textScale, color: ink)
     }
 }

@@ -99,12 +99,8 @@ struct RunReports {
         let output = try setup.ema.map { try $0.withAverage(appliedTo: setup.model, run) } ?? run()
         var images: [RGBImage] = []
         for (position, sample) in samples.enumerated() {
-            guard var image = try? ImageIO.read(dataset.imageURL(of: sample)) else { continue }
-            let boxes: [OverlayBox] = output.predictions.filter { $0.imageIndex == position }.map {
-                ($0.box.x, $0.box.y, $0.box.width, $0.box.height, dataset.classes[$0.classIndex], $0.classIndex)
-            }
-            drawBoxes(boxes, on: &image, lineWidth: 2)
-            images.append(image)
+            guard let image = try? ImageIO.read(dataset.imageURL(of: sample)) else { continue }
+            images.append(PredictionWriter.drawn(image, output.predictions.filter { $0.imageIndex == position }, classes: dataset.classes))
         }
         guard !images.isEmpty else { return false }
         try ImageIO.writePNG(ContactSheet.grid(images, columns: min(4, images.count)), to: self.run.previewFile)
