@@ -52,50 +52,69 @@ public struct COCOSummary: Equatable {
 }
 
 extension EvaluationIndex {
-    /// One class matched at every IoU threshold at once: bit t of the result is set when det[d]
-    /// (d in the class's range, in order) is a true positive at `thresholds[t]`; detections whose
-    /// per-image rank is ≥ `cap` are skipped (pycocotools cuts each image's list to maxDets before
-    /// matching). IoUs are computed once per detection and box and reused for every threshold;
-    /// per threshold the rule is `rank`'s (highest IoU ≥ threshold, exact ties to the later box).
-    /// `matched` holds one threshold bit mask per ground-truth box and is left all zero.
-    func matchAllThresholds(classIndex c: Int, thresholds: [Double], cap: Int, matched: inout [UInt16]) -> [UInt16] {
+    /// One class matched at every IoU threshold at once: bit t of `hits[k]` is set when det[d]
+    /// (the class's k-th detection, in order) is a true positive at `thresholds[t]`; detections
+    /// whose per-image rank is ≥ `cap` are skipped (pycocotools cuts each image's list to maxDets
+    /// before matching). IoUs are computed once per detection and box and reused for every
+    /// threshold; per threshold the rule is `rank`'s (highest IoU ≥ threshold, exact ties to the
+    /// later box). `matched` holds one threshold bit mask per ground-truth box and is left all zero.
+    ///
+    /// With `area` (pycocotools' areaRng): ground truth whose area lies outside the range is
+    /// ignored: a detection takes an ignored box only when no counted one reaches the threshold,
+    /// and is then ignored itself (bit t of `ignored[k]`), as is an unmatched detection whose own
+    /// area lies outside.
+    func matchAllThresholds(classIndex c: Int, thresholds: [Double], cap: Int, matched: inout [UInt16],
+                            area: AreaRange? = nil) -> (hits: [UInt16], ignored: [UInt16]) {
         precondition(thresholds.count <= 16)
         let range = classStart[c]..<classStart[c + 1]
+        let allBits = UInt16(truncatingIfNeeded: (1 << thresholds.count) - 1)
         var hits = [UInt16](repeating: 0, count: range.count)
+        var ignored = [UInt16](repeating: 0, count: area == nil ? 0 : range.count)
         var touched: [Int] = []
         var overlaps: [Double] = []
         for (rank, d) in range.enumerated() where detImageRank[d] < cap {
             let p = det[d]
             let candidates = gtRange(image: p.imageIndex, classIndex: c)
-            if candidates.isEmpty { continue }
             let boxArea = p.box.width * p.box.height
-            overlaps.removeAll(keepingCapacity: true)
-            var highest = 0.0
-            for g in candidates {
-                let overlap = iou(p.box, boxArea: boxArea, gt: g)
-                overlaps.append(overlap)
-                highest = max(highest, overlap)
+            var mask: UInt16 = 0, ignoredMask: UInt16 = 0
+            if !candidates.isEmpty {
+                overlaps.removeAll(keepingCapacity: true)
+                var highest = 0.0
+                for g in candidates {
+                    let overlap = iou(p.box, boxArea: boxArea, gt: g)
+                    overlaps.append(overlap)
+                    highest = max(highest, overlap)
+                }
+                // Thresholds ascend: once none of the boxes reaches one, none reaches the next.
+                for (t, threshold) in thresholds.enumerated() where threshold <= highest {
+                    let bit = UInt16(1) << UInt16(t)
+                    var best = -1, bestIoU = threshold, bestIgnored = false
+                    // Counted boxes first; ignored ones only when no counted box reached the threshold.
+                    for pass in (area == nil ? [false] : [false, true]) where best < 0 {
+                        for (j, g) in candidates.enumerated() where matched[g] & bit == 0 {
+                            if let area, area.excludes(gtArea[g], image: p.imageIndex) != pass { continue }
+                            if overlaps[j] < bestIoU { continue }
+                            bestIoU = overlaps[j]
+                            best = g
+                            bestIgnored = pass
+                        }
+                    }
+                    if best >= 0 {
+                        if matched[best] == 0 { touched.append(best) }
+                        matched[best] |= bit
+                        mask |= bit
+                        if bestIgnored { ignoredMask |= bit }
+                    }
+                }
             }
-            var mask: UInt16 = 0
-            // Thresholds ascend: once none of the boxes reaches one, none reaches the next.
-            for (t, threshold) in thresholds.enumerated() where threshold <= highest {
-                let bit = UInt16(1) << UInt16(t)
-                var best = -1, bestIoU = threshold
-                for (j, g) in candidates.enumerated() where matched[g] & bit == 0 {
-                    if overlaps[j] < bestIoU { continue }
-                    bestIoU = overlaps[j]
-                    best = g
-                }
-                if best >= 0 {
-                    if matched[best] == 0 { touched.append(best) }
-                    matched[best] |= bit
-                    mask |= bit
-                }
+            if let area {
+                if area.excludes(boxArea, image: p.imageIndex) { ignoredMask |= allBits & ~mask }
+                ignored[rank] = ignoredMask
             }
             hits[rank] = mask
         }
         for g in touched { matched[g] = 0 }
-        return hits
+        return (hits, ignored)
     }
 
     /// COCO's summary for every class at `cap` detections per image and class.
@@ -110,7 +129,7 @@ extension EvaluationIndex {
                 classes.append(COCOClassSummary(apPerIoU: nil, recall: nil))
                 continue
             }
-            let masks = matchAllThresholds(classIndex: c, thresholds: thresholds, cap: cap, matched: &matched)
+            let masks = matchAllThresholds(classIndex: c, thresholds: thresholds, cap: cap, matched: &matched).hits
             let start = classStart[c]
             // The ranked list pycocotools accumulates: every detection within the cap, in class order.
             var kept: [Int] = []

@@ -21,6 +21,8 @@ public struct EvaluationResult: Equatable {
     public var classes: [ClassEvaluation]
     /// COCO's summary (mAP@0.5:0.95, AP75, AR@caps) at `options.effectiveCOCOMaxDetections`.
     public var coco: COCOSummary?
+    /// One per `options.sizeSchemes`.
+    public var sizes: [SizeBreakdown] = []
 
     /// Mean over classes that have ground truth.
     public var map50: Double? { Self.mean(classes.map { ($0.ap50, $0.groundTruth) }, weighted: false) }
@@ -45,6 +47,7 @@ public struct DetectionEvaluator {
     public let classNames: [String]
     public let options: EvaluationOptions
     let index: EvaluationIndex
+    let samples: [Sample]
 
     public init(classNames: [String], samples: [Sample], predictions: [PredictedBox], options: EvaluationOptions = .init()) throws {
         guard options.iouThreshold > 0, options.iouThreshold <= 1 else {
@@ -68,6 +71,7 @@ public struct DetectionEvaluator {
         }
         self.classNames = classNames
         self.options = options
+        self.samples = samples
         index = EvaluationIndex(samples: samples, classCount: classNames.count, predictions: predictions,
                                 maxDetections: options.maxDetections)
     }
@@ -89,8 +93,9 @@ public struct DetectionEvaluator {
                 apCenter: AveragePrecision.compute(byCenter, interpolation: options.interpolation),
                 curve: OperatingCurve(byIoU), centerCurve: OperatingCurve(byCenter)))
         }
-        return EvaluationResult(options: options, imageCount: index.imageCount, classes: classes,
-                                coco: index.cocoSummary(cap: options.effectiveCOCOMaxDetections))
+        let cap = options.effectiveCOCOMaxDetections
+        return EvaluationResult(options: options, imageCount: index.imageCount, classes: classes, coco: index.cocoSummary(cap: cap),
+                                sizes: options.sizeSchemes.map { index.sizeBreakdown($0, samples: samples, cap: cap, interpolation: options.interpolation) })
     }
 
     /// Confusion matrix at one confidence per class (same value everywhere for a global threshold).

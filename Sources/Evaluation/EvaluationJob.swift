@@ -19,8 +19,10 @@ public struct EvaluationJob {
     public var outsideSplit: [Sample] = []
 
     public init(dataset: Dataset, data: EvaluationReport.SplitReference, predictionsPath: String, options: EvaluationOptions,
-                lenient: Bool = false, thresholds: ThresholdFile? = nil, thresholdsPath: String? = nil, confidence: Double = 0.5) {
+                lenient: Bool = false, thresholds: ThresholdFile? = nil, thresholdsPath: String? = nil, confidence: Double = 0.5,
+                outsideSplit: [Sample] = []) {
         self.dataset = dataset; self.data = data; self.predictionsPath = predictionsPath; self.options = options
+        self.outsideSplit = outsideSplit
         self.lenient = lenient; self.thresholds = thresholds; self.thresholdsPath = thresholdsPath; self.confidence = confidence
     }
 }
@@ -103,7 +105,7 @@ extension EvaluationJob {
             map50: result.map50, mapCenter: result.mapCenter, weightedMap50: result.weightedMap50, weightedMapCenter: result.weightedMapCenter,
             thresholds: source,
             confusion: .init(labels: matrix.labels, thresholds: confidences.map { $0.isFinite ? $0 : nil }, counts: matrix.counts),
-            notes: dataset.notes + set.notes, coco: result.coco.map(COCOSummaryReport.init))
+            notes: dataset.notes + set.notes, coco: result.coco.map(COCOSummaryReport.init), sizes: result.sizes.isEmpty ? nil : result.sizes)
         return EvaluationOutcome(report: report, result: result, confusion: matrix, warnings: warnings)
     }
 }

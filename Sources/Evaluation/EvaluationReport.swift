@@ -151,9 +151,12 @@ public struct EvaluationReport: Equatable, Codable {
     public var notes: [String]
     /// COCO's summary (mAP@0.5:0.95, AP75, AR at the caps); nil in reports written before it.
     public var coco: COCOSummaryReport? = nil
+    /// AP and recall per box size, one entry per scheme (`EvaluationOptions.sizeSchemes`); nil
+    /// when none was asked for, and in reports written before it.
+    public var sizes: [SizeBreakdown]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case format, data, predictions, images, classes, thresholds, confusion, notes, interpolation, coco
+        case format, data, predictions, images, classes, thresholds, confusion, notes, interpolation, coco, sizes
         case predictionsRead = "predictions_read", predictionsSkipped = "predictions_skipped"
         case iouThreshold = "iou_threshold", maxDetections = "max_detections"
         case map50, mapCenter = "map_center", weightedMap50 = "weighted_map50", weightedMapCenter = "weighted_map_center"
@@ -179,6 +182,7 @@ public struct EvaluationReport: Equatable, Codable {
         try c.encode(confusion, forKey: .confusion)
         try c.encode(notes, forKey: .notes)
         try c.encodeIfPresent(coco, forKey: .coco)
+        try c.encodeIfPresent(sizes, forKey: .sizes)
     }
 
     public static let currentFormat = 1

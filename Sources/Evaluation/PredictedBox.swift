@@ -34,11 +34,15 @@ public struct EvaluationOptions: Equatable {
     /// is 100; ScreenLab's post-processing keeps up to 300 boxes per screen, so 300 cuts nothing a
     /// ScreenLab model outputs. A smaller `maxDetections` lowers it (those detections are gone).
     public var cocoMaxDetections: Int
+    /// AP and recall per size bucket of each scheme, at `effectiveCOCOMaxDetections` (none by default:
+    /// each scheme is one more matching pass per bucket, which training's validation does not need).
+    public var sizeSchemes: [SizeScheme] = []
 
     public static let defaultCOCOMaxDetections = 300
 
     public init(iouThreshold: Double = 0.5, interpolation: Interpolation = .allPoint, maxDetections: Int? = nil,
-                cocoMaxDetections: Int = EvaluationOptions.defaultCOCOMaxDetections) {
+                cocoMaxDetections: Int = EvaluationOptions.defaultCOCOMaxDetections, sizeSchemes: [SizeScheme] = []) {
+        self.sizeSchemes = sizeSchemes
         self.iouThreshold = iouThreshold
         self.interpolation = interpolation
         self.maxDetections = maxDetections

@@ -137,6 +137,16 @@ extension ReportFiles {
             for row in rows { out += pad(row[0]) + row.dropFirst().map { cell($0, 12) }.joined() + "\n" }
             out.removeLast()
         }
+        for sizes in r.sizes ?? [] {
+            out += "\n\n\(ReportSizeTable.caption(sizes)):\n"
+            let header = ReportSizeTable.header(sizes), rows = ReportSizeTable.rows(r, sizes)
+            let w = max(12, rows.flatMap { $0.dropFirst() }.map(\.count).max() ?? 0) + 2
+            let first = max(width, rows.map { $0[0].count }.max() ?? 0)
+            func padFirst(_ s: String) -> String { s.padding(toLength: first, withPad: " ", startingAt: 0) }
+            out += padFirst(header[0]) + header.dropFirst().map { cell($0, w) }.joined() + "\n"
+            for row in rows { out += padFirst(row[0]) + row.dropFirst().map { cell($0, w) }.joined() + "\n" }
+            out.removeLast()
+        }
         if let t = r.thresholds { out += "\nthresholds picked on \(t.pickedOn.description); reported on \(t.reportedOn.description)" }
         return out
     }

@@ -42,6 +42,13 @@ enum ReportHTML {
             body += "<h2>COCO summary (mAP@0.5:0.95, AR@\(coco.maxDetections))</h2>\n<p>\(e(ReportCOCOTable.caption(coco))).</p>\n"
             body += table(header: ReportCOCOTable.header(coco), rows: ReportCOCOTable.rows(r, coco).map { $0.map(e) })
         }
+        if let all = r.sizes, !all.isEmpty {
+            body += "<h2>By box size</h2>\n"
+            for sizes in all {
+                body += "<p>\(e(ReportSizeTable.caption(sizes))).</p>\n"
+                body += table(header: ReportSizeTable.header(sizes), rows: ReportSizeTable.rows(r, sizes).map { $0.map(e) })
+            }
+        }
         if r.thresholds != nil {
             body += "<h2>At the chosen thresholds</h2>\n"
             let d = ReportMarkdown.decimal

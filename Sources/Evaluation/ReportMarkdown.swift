@@ -31,6 +31,7 @@ enum ReportMarkdown {
         out += "| **Mean** | \(percent(r.map50)) | \(percent(r.mapCenter)) | |\n"
         out += "| **Weighted mean** | \(percent(r.weightedMap50)) | \(percent(r.weightedMapCenter)) | \(r.classes.map(\.groundTruth).reduce(0, +)) |\n"
         out += ReportCOCOTable.markdown(r)
+        out += ReportSizeTable.markdown(r)
         if r.thresholds != nil {
             out += "\n## At the chosen thresholds (\(r.data.description))\n\n"
             out += "| UI type | Confidence | Precision | Recall | F1 | Detections kept / all |\n|---|---:|---:|---:|---:|---:|\n"

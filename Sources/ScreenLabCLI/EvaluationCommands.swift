@@ -10,7 +10,7 @@ import Support
 extension Interpolation: ExpressibleByArgument {}
 
 /// Warnings and notes go to standard error so standard output stays the result.
-private func warn(_ message: String) { FileHandle.standardError.write(Data("warning: \(message)\n".utf8)) }
+func warn(_ message: String) { FileHandle.standardError.write(Data("warning: \(message)\n".utf8)) }
 
 /// Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org).
 private var useColor: Bool {
@@ -38,6 +38,9 @@ struct EvaluateCommand: ParsableCommand {
     var cocoMaxDetections: Int = EvaluationOptions.defaultCOCOMaxDetections
     @Option(name: .long, help: "Confusion-matrix confidence for all classes when no --thresholds are given.") var confidence: Double = 0.5
     @Flag(name: .long, help: "Skip and count bad prediction entries instead of stopping at the first.") var lenient = false
+    @OptionGroup var selection: ScreenSelection
+    @Option(name: .long, help: "Model input WIDTHxHEIGHT for the report's UI-size buckets (√area at the input, after the letterbox). Default: the model's with --weights, else 256x512.")
+    var inputSize: String?
     @Option(name: .long, help: "Report folder.") var out: String
 
     func validate() throws {
@@ -49,26 +52,34 @@ struct EvaluateCommand: ParsableCommand {
         if let maxDetections, maxDetections < 1 { throw usageError("--max-detections must be at least 1") }
         guard cocoMaxDetections >= 1 else { throw usageError("--coco-max-detections must be at least 1 (COCOeval's default is 100), got \(cocoMaxDetections)") }
         guard (0...1).contains(confidence) else { throw usageError("--confidence must be in [0, 1] (a detection confidence), got \(confidence)") }
+        _ = try parsedInputSize()
+    }
+
+    /// `--input-size 256x512` as (width, height), nil when not given.
+    func parsedInputSize() throws -> (width: Int, height: Int)? {
+        guard let inputSize else { return nil }
+        let parts = inputSize.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...16384).contains(width), (1...16384).contains(height) else {
+            throw usageError("--input-size must be WIDTHxHEIGHT in pixels (1–16384 each), e.g. 256x512; got '\(inputSize)'")
+        }
+        return (width, height)
     }
 
     func run() throws {
         let reference = DatasetReference.parse(data)
-        // The whole dataset, so predictions on images of other splits are recognised (and dropped).
-        let whole = try DatasetLoader.load(DatasetReference(path: reference.path), showProgress: true)
-        let dataset = try reference.split.map { try whole.subset(split: $0) } ?? whole
+        let (dataset, outside) = try selection.load(reference, out: out)
         let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
         // The detector's own predictions are written with the report, all or nothing: a failure
         // later must not leave --out holding only predictions.json.
         let detected = try weights.map { try runWeights($0, on: dataset) }
+        let input = try parsedInputSize() ?? detected.map { ($0.inputWidth, $0.inputHeight) } ?? (256, 512)
         let predictionsPath = predictions ?? URL(fileURLWithPath: out).appendingPathComponent("predictions.json").path
-        var job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictionsPath,
+        let job = EvaluationJob(dataset: dataset, data: .init(resolving: reference), predictionsPath: predictionsPath,
                                 options: EvaluationOptions(iouThreshold: iou, interpolation: interpolation, maxDetections: maxDetections,
-                                                           cocoMaxDetections: cocoMaxDetections),
-                                lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence)
-        if let split = reference.split {
-            let inside = Set(whole.splits[split] ?? [])
-            job.outsideSplit = whole.samples.indices.filter { !inside.contains($0) }.map { whole.samples[$0] }
-        }
+                                                           cocoMaxDetections: cocoMaxDetections,
+                                                           sizeSchemes: [.coco, .input(width: input.width, height: input.height)]),
+                                lenient: lenient, thresholds: thresholdFile, thresholdsPath: thresholds, confidence: confidence,
+                                outsideSplit: outside)
         let started = Date()
         var outcome = try job.run(predictions: detected?.predictions ?? job.readPredictions())
         if let unreadable = detected?.unreadable, !unreadable.isEmpty {
@@ -93,7 +104,8 @@ extension EvaluateCommand {
     /// Runs the trained detector on the evaluated images: its detections as the COCO results
     /// `--predictions` would read (written into the report folder with the report) and as read
     /// back from that JSON, so the report is exactly what `--predictions` would give.
-    func runWeights(_ path: String, on dataset: Dataset) throws -> (json: Data, predictions: PredictionSet, unreadable: [(file: String, reason: String)]) {
+    func runWeights(_ path: String, on dataset: Dataset) throws
+        -> (json: Data, predictions: PredictionSet, unreadable: [(file: String, reason: String)], inputWidth: Int, inputHeight: Int) {
         let detector: TrainedDetector
         do { detector = try TrainedDetector.load(contentsOf: URL(fileURLWithPath: path)) } catch { throw failure("\(error)") }
         guard detector.classes == dataset.classes else {
@@ -111,7 +123,45 @@ extension EvaluateCommand {
         let reader = COCOResultsReader(samples: dataset.samples, cocoImageIDs: dataset.samples.map(\.cocoImageID), classNames: dataset.classes,
                                        cocoCategoryIDs: dataset.cocoCategoryIDs, outsideSplit: [], splitName: nil)
         return (json, try reader.parse(json, file: URL(fileURLWithPath: out).appendingPathComponent("predictions.json").path, lenient: false),
-                output.unreadable)
+                output.unreadable, detector.model.configuration.inputWidth, detector.model.configuration.inputHeight)
+    }
+}
+
+/// `--where KEY=VALUE`: which screens of the data a command looks at, shared by `evaluate` and `errors`.
+struct ScreenSelection: ParsableArguments {
+    @Option(name: .customLong("where"), help: ArgumentHelp("Only the images whose manifest.tsv column KEY is VALUE, e.g. source=vins_iphone (repeatable: all must hold).", valueName: "KEY=VALUE"))
+    var conditions: [String] = []
+
+    func validate() throws { _ = try parsedConditions() }
+
+    func parsedConditions() throws -> [(key: String, value: String)] {
+        try conditions.map { condition in
+            guard let equals = condition.firstIndex(of: "="), equals != condition.startIndex else {
+                throw usageError("--where needs KEY=VALUE (a manifest.tsv column and a value), e.g. source=vins_iphone; got '\(condition)'")
+            }
+            return (String(condition[..<equals]), String(condition[condition.index(after: equals)...]))
+        }
+    }
+
+    /// The evaluated screens (the split, then the conditions) and the dataset's other screens:
+    /// predictions on those are dropped and counted, not errors (a results file may cover the whole dataset).
+    func load(_ reference: DatasetReference, out: String) throws -> (dataset: Dataset, outside: [Sample]) {
+        let whole = try DatasetLoader.load(DatasetReference(path: reference.path), showProgress: true)
+        var dataset = try reference.split.map { try whole.subset(split: $0) } ?? whole
+        var outside: [Sample] = []
+        if let split = reference.split {
+            let inside = Set(whole.splits[split] ?? [])
+            outside = whole.samples.indices.filter { !inside.contains($0) }.map { whole.samples[$0] }
+        }
+        let conditions = try parsedConditions()
+        guard !conditions.isEmpty else { return (dataset, outside) }
+        let (kept, rest) = try dataset.partitioned(where: conditions)
+        let described = conditions.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        guard !kept.isEmpty else { throw failure("no image of \(reference.path)\(reference.split.map { ":" + $0 } ?? "") has \(described) in its manifest.tsv; nothing was written to \(out)") }
+        dataset = Dataset(root: dataset.root, classes: dataset.classes, samples: kept, splits: reference.split.map { [$0: Array(kept.indices)] } ?? [:],
+                          cocoCategoryIDs: dataset.cocoCategoryIDs,
+                          notes: dataset.notes + ["only the \(kept.count) of \(kept.count + rest.count) images where \(described) (--where)"])
+        return (dataset, outside + rest)
     }
 }
 

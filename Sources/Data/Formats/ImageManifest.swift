@@ -12,6 +12,9 @@ public struct ImageManifest {
         public var width: Int
         public var height: Int
         public var group: String?
+        /// The row's other columns by header name (e.g. vins-ui's `source` and `split`), for
+        /// `evaluate --where source=vins_iphone`.
+        public var columns: [String: String] = [:]
     }
 
     public var rows: [String: Row]
@@ -33,6 +36,7 @@ public struct ImageManifest {
               let imageColumn = header.firstIndex(of: "image"), let widthColumn = header.firstIndex(of: "width"),
               let heightColumn = header.firstIndex(of: "height") else { return nil }
         let groupColumn = header.firstIndex(of: "group")
+        let otherColumns = header.indices.filter { ![imageColumn, widthColumn, heightColumn, groupColumn].contains($0) && !header[$0].isEmpty }
         var rows: [String: Row] = [:]
         var lineNumber = 1
         while let line = lines.next() {
@@ -44,7 +48,8 @@ public struct ImageManifest {
                                               reason: "expected \(header.count) tab-separated fields with width and height in 1...\(ImageSizeLimits.maximumSide)")
             }
             let group = groupColumn.map { String(fields[$0]) }.flatMap { $0.isEmpty ? nil : $0 }
-            rows[String(fields[imageColumn])] = Row(width: width, height: height, group: group)
+            let columns = Dictionary(otherColumns.map { (header[$0], String(fields[$0])) }, uniquingKeysWith: { first, _ in first })
+            rows[String(fields[imageColumn])] = Row(width: width, height: height, group: group, columns: columns)
         }
         return ImageManifest(rows: rows)
     }

@@ -85,7 +85,8 @@ public enum YOLOReader {
         issues.recordSources(lines.map { AnnotationSource(file: labelURL.path, line: $0) }, forImage: imagePath)
         return Sample(id: sampleID(entry.url, root: layout.root), imagePath: imagePath,
                       width: size.width, height: size.height, annotations: annotations, group: groups?.rows[key]?.group,
-                      accessibilityElements: accessibility?.elements(image: key, lines: lines))
+                      accessibilityElements: accessibility?.elements(image: key, lines: lines),
+                      metadata: groups?.rows[key].flatMap { $0.columns.isEmpty ? nil : $0.columns })
     }
 
     /// The boxes of one label file; a missing file is an image without boxes.

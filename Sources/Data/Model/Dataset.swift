@@ -63,6 +63,21 @@ public struct Dataset: Equatable {
         return result
     }
 
+    /// The samples whose manifest metadata holds every `key=value` condition, as (kept, the rest).
+    /// A key no sample has is an error that lists the keys there are: a misspelt column must not
+    /// give an empty or a silently unfiltered evaluation.
+    public func partitioned(where conditions: [(key: String, value: String)]) throws -> (kept: [Sample], rest: [Sample]) {
+        let keys = Set(samples.flatMap { $0.metadata?.keys.map { $0 } ?? [] })
+        for condition in conditions where !keys.contains(condition.key) {
+            throw DatasetError.unknownMetadata(condition.key, available: keys.sorted())
+        }
+        var kept: [Sample] = [], rest: [Sample] = []
+        for sample in samples {
+            if conditions.allSatisfy({ sample.metadata?[$0.key] == $0.value }) { kept.append(sample) } else { rest.append(sample) }
+        }
+        return (kept, rest)
+    }
+
     /// A dataset holding only one split's samples (and that split as "all").
     public func subset(split: String) throws -> Dataset {
         let chosen = try samples(inSplit: split)
@@ -74,11 +89,15 @@ public struct Dataset: Equatable {
 public enum DatasetError: Error, CustomStringConvertible {
     case unknownSplit(String, available: [String])
     case unreadable(file: String, line: Int?, reason: String)
+    case unknownMetadata(String, available: [String])
 
     public var description: String {
         switch self {
         case let .unknownSplit(name, available):
             return "unknown split '\(name)'; this dataset has: \(available.isEmpty ? "(none)" : available.joined(separator: ", "))"
+        case let .unknownMetadata(key, available):
+            return "no image has a '\(key)' column in the dataset's manifest.tsv; "
+                + (available.isEmpty ? "its manifest has no columns beyond image, width, height and group" : "the columns are: \(available.joined(separator: ", "))")
         case let .unreadable(file, line, reason):
             return "\(file)\(line.map { ":\($0)" } ?? ""): \(reason)"
         }

@@ -17,9 +17,13 @@ public struct Sample: Equatable, Hashable, Codable {
     /// contents, a tab's icon and title). Synthetic screens know it (`TrueElements.swift`);
     /// YOLO folders keep it in `accessibility.jsonl` (`AccessibilityElementsFile`).
     public var accessibilityElements: [[Int]]?
+    /// Facts about the screen from the dataset's manifest (`manifest.tsv`'s other columns, e.g.
+    /// vins-ui's `source`: vins_iphone, vins_android, vins_rico); nil when it has none.
+    public var metadata: [String: String]?
 
     public init(id: String, imagePath: String, width: Int, height: Int, annotations: [Annotation] = [], group: String? = nil,
-                cocoImageID: Int? = nil, accessibilityElements: [[Int]]? = nil) {
+                cocoImageID: Int? = nil, accessibilityElements: [[Int]]? = nil, metadata: [String: String]? = nil) {
+        self.metadata = metadata
         self.id = id
         self.imagePath = imagePath
         self.width = width

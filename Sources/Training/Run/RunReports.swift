@@ -78,7 +78,9 @@ struct RunReports {
                                     for: subset, to: predictionsURL)
         precondition(samples.count == subset.samples.count)
         let reference = EvaluationReport.SplitReference(dataset: config.data.dataset ?? dataset.root.path, split: split)
-        let job = EvaluationJob(dataset: subset, data: reference, predictionsPath: predictionsURL.path, options: EvaluationOptions(),
+        let input = setup.model.configuration
+        let options = EvaluationOptions(sizeSchemes: [.coco, .input(width: input.inputWidth, height: input.inputHeight)])
+        let job = EvaluationJob(dataset: subset, data: reference, predictionsPath: predictionsURL.path, options: options,
                                 thresholds: thresholds?.file, thresholdsPath: thresholds?.path)
         let outcome = try job.run()
         try ReportFiles.write(outcome, to: folder)
