@@ -1,13 +1,16 @@
 import ArgumentParser
 import Data
+import Detection
 import Foundation
+import Imaging
+import Training
 
 // Owned by the datasets work: check, stats, split (synth lives in SynthCommand.swift).
 struct DataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "data", abstract: "Inspect, validate, split and generate datasets.",
         subcommands: [DataCheckCommand.self, DataStatsCommand.self, DataSplitCommand.self, DataConvertCommand.self,
-                      DataSynthCommand.self])
+                      DataSynthCommand.self, DataAssignmentCommand.self])
 }
 
 /// Prints what a reader skipped or changed (e.g. ignored classes, iscrowd boxes).
@@ -169,5 +172,54 @@ struct DataConvertCommand: ParsableCommand {
         } catch { throw failure("\(error)") }
         print("wrote \(data.samples.count) images, \(data.samples.reduce(0) { $0 + $1.annotations.count }) boxes, "
               + "\(data.classes.count) classes as \(to) to \(out)")
+    }
+}
+
+/// `screenlab data assignment D[:SPLIT] [--model M.yaml] [--min-positives N] [--within-reach]`.
+struct DataAssignmentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assignment",
+        abstract: "How ATSS assigns a dataset's boxes to the detector's priors, per class and size, before any training.",
+        discussion: """
+        Letterboxes every screen into the model's input, runs the training loss's ATSS assigner on its boxes and prints, per \
+        class and size bucket (√area at the input): boxes · share left without a positive by the adaptive threshold (the \
+        rescue then gives them one) · positives per box · share of positives whose box lies beyond the head's reach (their \
+        targets are clamped). --min-positives and --within-reach are the experiment keys assigner.min_positives and \
+        assigner.within_reach.
+        """)
+
+    @Argument(help: "Dataset: config .yaml, YOLO folder or COCO .json, optionally :SPLIT.") var dataset: String
+    @Option(help: "Model config (.yaml).") var model = "Configs/models/ui-detector.yaml"
+    @Option(help: "assigner.min_positives (0: the paper's rule).") var minPositives = 0
+    @Flag(help: "assigner.within_reach.") var withinReach = false
+
+    func validate() throws {
+        guard (0...64).contains(minPositives) else { throw usageError("--min-positives must be 0…64, got \(minPositives)") }
+    }
+
+    func run() throws {
+        let data = try loadDataset(dataset)
+        printNotes(data)
+        do {
+            let configuration = try DetectorModelFile.load(contentsOf: URL(fileURLWithPath: model))
+                .configuration(classes: data.classes, inputWidth: nil, inputHeight: nil)
+            let images = data.samples.map { sample -> [Annotation] in
+                let letterbox = Letterbox(sourceWidth: sample.width, sourceHeight: sample.height,
+                                          targetWidth: configuration.inputWidth, targetHeight: configuration.inputHeight)
+                return sample.annotations.map { annotation in
+                    let r = letterbox.toTarget(PixelRect(x: annotation.box.x, y: annotation.box.y, width: annotation.box.width, height: annotation.box.height))
+                    return Annotation(classIndex: annotation.classIndex, box: BoundingBox(x: r.x, y: r.y, width: r.width, height: r.height))
+                }
+            }
+            let statistics = try AssignmentStatistics(images: images, classCount: data.classes.count, configuration: configuration,
+                                                      minimumPositives: minPositives, withinReach: withinReach, bucketEdges: [8, 16, 32, 64, 128])
+            print("\(data.samples.count) screens at \(configuration.inputWidth)×\(configuration.inputHeight); ATSS with min_positives \(minPositives), within_reach \(withinReach)")
+            print("cells: boxes · no positive before the rescue · positives per box · positives beyond the head's reach")
+            print(statistics.table(classes: data.classes), terminator: "")
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw failure("\(error)")
+        }
     }
 }

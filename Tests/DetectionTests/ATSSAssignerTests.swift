@@ -81,4 +81,68 @@ final class ATSSAssignerTests: XCTestCase {
         XCTAssertTrue(perTruth.allSatisfy { $0 > 0 }, "\(perTruth)")
         XCTAssertEqual(result.rescuedGroundTruths, [])
     }
+
+    /// A 256×40 list row on the 256×512 grid: its stride-8 candidates have IoU 2560/11776 = 0.217
+    /// with their 64×64 priors, stride 16 5120/21504 = 0.238 (all nine inside), stride 32 ≤ 0.156;
+    /// mean + std of the 27 lies above 0.238, so the paper's rule gives it no positive (without
+    /// the rescue) and the rescue one. `minimumPositives` 3 lowers the threshold to the third
+    /// highest inside IoU, 0.238, which all nine stride-16 candidates reach.
+    func testMinimumPositivesGiveALongRowItsEqualCandidates() {
+        let grid = PointGrid(inputHeight: 512, inputWidth: 256)
+        let row = [Annotation(classIndex: 2, box: BoundingBox(x: 0, y: 196, width: 256, height: 40))]
+        let paper = ATSSAssigner(priors: PriorBoxes(points: grid), rescuesUnmatchedGroundTruths: false).assign(row)
+        XCTAssertEqual(paper.targets.positiveCount, 0)
+        XCTAssertGreaterThan(paper.iouThresholds[0], 5120.0 / 21504)
+        let lowered = ATSSAssigner(priors: PriorBoxes(points: grid), rescuesUnmatchedGroundTruths: false,
+                                   rules: .init(minimumPositives: 3)).assign(row)
+        XCTAssertEqual(lowered.iouThresholds[0], 5120.0 / 21504, accuracy: 1e-6)
+        XCTAssertEqual(lowered.targets.positiveCount, 9)
+        XCTAssertTrue(lowered.targets.positiveIndices.allSatisfy { grid.stride[$0] == 16 })
+        // A box the paper's rule already gives enough positives keeps its threshold.
+        let icon = [Annotation(classIndex: 4, box: BoundingBox(x: 20, y: 30, width: 17, height: 17))]
+        XCTAssertEqual(ATSSAssigner(priors: PriorBoxes(points: grid), rules: .init(minimumPositives: 1)).assign(icon).iouThresholds,
+                       ATSSAssigner(priors: PriorBoxes(points: grid)).assign(icon).iouThresholds)
+    }
+
+    /// Reach: a 240×24 text field centred at x 128 lies up to 120 px from stride-8 centres near
+    /// its middle; with a reach of 7 strides (56 px at stride 8, 112 at 16, 224 at 32) only the
+    /// stride-32 priors can stand for it, so every positive is on stride 32 and each of them
+    /// reaches all four sides.
+    func testReachSkipsPriorsWhoseDistancesWouldBeClamped() {
+        let grid = PointGrid(inputHeight: 512, inputWidth: 256)
+        let field = [Annotation(classIndex: 10, box: BoundingBox(x: 8, y: 100, width: 240, height: 24))]
+        let unlimited = ATSSAssigner(priors: PriorBoxes(points: grid)).assign(field)
+        XCTAssertTrue(unlimited.targets.positiveIndices.contains { grid.stride[$0] < 32 })
+        let reach = grid.stride.map { $0 * 7 }
+        let limited = ATSSAssigner(priors: PriorBoxes(points: grid), rules: .init(minimumPositives: 1, reach: reach)).assign(field)
+        XCTAssertFalse(limited.targets.positiveIndices.isEmpty)
+        for p in limited.targets.positiveIndices {
+            XCTAssertEqual(grid.stride[p], 32)
+            let box = field[0].box, x = Double(grid.x[p]), y = Double(grid.y[p])
+            XCTAssertLessThanOrEqual(max(x - box.minX, box.maxX - x, y - box.minY, box.maxY - y), Double(reach[p]))
+        }
+    }
+
+    /// The statistics `data assignment` prints: the 256×40 row (√area 101 px, bucket 64–128) has
+    /// no positive before the rescue under the paper's rule and nine with min_positives 3; the
+    /// 240×24 field (76 px) has a stride-8 positive beyond the 120-px reach under the paper's rule,
+    /// none with within_reach.
+    func testAssignmentStatisticsCountTheBoxesAndPositivesOfEachRule() throws {
+        let screen = [Annotation(classIndex: 0, box: BoundingBox(x: 0, y: 196, width: 256, height: 40)),
+                      Annotation(classIndex: 1, box: BoundingBox(x: 8, y: 100, width: 240, height: 24))]
+        let configuration = UIDetectorConfiguration(classCount: 2)
+        let paper = try AssignmentStatistics(images: [screen], classCount: 2, configuration: configuration, minimumPositives: 0,
+                                             withinReach: false, bucketEdges: [8, 16, 32, 64, 128])
+        XCTAssertEqual(paper.cells[0][4].boxes, 1)
+        XCTAssertEqual(paper.cells[0][4].withoutPositive, 1)
+        XCTAssertEqual(paper.cells[0][4].positives, 1, "the rescue's one")
+        XCTAssertEqual(paper.cells[1][4].boxes, 1)
+        XCTAssertGreaterThan(paper.cells[1][4].beyondReach, 0)
+        let ruled = try AssignmentStatistics(images: [screen], classCount: 2, configuration: configuration, minimumPositives: 3,
+                                             withinReach: true, bucketEdges: [8, 16, 32, 64, 128])
+        XCTAssertEqual(ruled.cells[0][4].withoutPositive, 0)
+        XCTAssertEqual(ruled.cells[0][4].positives, 9)
+        XCTAssertEqual(ruled.cells[1][4].beyondReach, 0)
+        XCTAssertTrue(ruled.table(classes: ["Container", "Text Field"]).contains("| Container | — | — | — | — | 1 · 0% · 9.0 · 0% | — |"))
+    }
 }

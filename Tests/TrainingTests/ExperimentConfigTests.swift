@@ -1,5 +1,6 @@
 import XCTest
 import Data
+import Detection
 @testable import Training
 
 final class ExperimentConfigTests: XCTestCase {
@@ -19,6 +20,24 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertFalse(config.ema.enabled)
         XCTAssertEqual(config.freeze, .stages(2))
         XCTAssertEqual(config.budgetSeconds, 90)
+    }
+
+    /// The ATSS departures: off by default, set by keys or --set, kept through the resolved YAML
+    /// a run stores (which --resume reads), reaching the loss settings, and range-checked.
+    func testAssignerRulesParseRoundTripAndReachTheLoss() throws {
+        let plain = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml")
+        XCTAssertEqual(plain.assigner.minimumPositives, 0)
+        XCTAssertFalse(plain.assigner.withinReach)
+        let ruled = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["assigner.min_positives=3", "assigner.within_reach=true"])
+        XCTAssertEqual(ruled.assigner.minimumPositives, 3)
+        XCTAssertTrue(ruled.assigner.withinReach)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: ruled.resolvedYAML(), file: "e.yaml").assigner, ruled.assigner)
+        let settings = DetectionLossSettings(ruled.loss, assigner: ruled.assigner)
+        XCTAssertEqual(settings.minimumPositives, 3)
+        XCTAssertTrue(settings.withinReach)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["assigner.min_positives=-1"])) { error in
+            XCTAssertTrue("\(error)".contains("(assigner.min_positives)"), "\(error)")
+        }
     }
 
     func testUnknownKeySuggestsTheClosestAndNamesTheLine() {

@@ -21,6 +21,11 @@ public struct DetectionLossSettings: Equatable, Sendable {
     public var classificationWeight: Float = 1, boxWeight: Float = 2, distributionWeight: Float = 0.25
     public var focalAlpha: Float = 0.25, focalGamma: Float = 2
     public var qualityBeta: Float = 2
+    /// ATSS's departures for long, thin elements (`ATSSAssigner.Rules`): at least this many
+    /// positives per box (0: the paper's threshold alone) ...
+    public var minimumPositives = 0
+    /// ... and, for the anchor-free head, no candidate beyond its reach of bins − 1 strides.
+    public var withinReach = false
 
     public init() {}
 }
@@ -51,13 +56,8 @@ public final class DetectionLoss {
         self.settings = settings
         self.classWeights = classWeights.allSatisfy { $0 == 1 } ? nil : classWeights
         decoder = try HeadDecoder(configuration: configuration)
-        if let points = decoder.points {
-            staticAssigner = ATSSAssigner(priors: PriorBoxes(points: points))
-            alignedAssigner = TaskAlignedAssigner(points: points)
-        } else {
-            staticAssigner = ATSSAssigner(priors: PriorBoxes(anchors: decoder.anchors!))
-            alignedAssigner = nil
-        }
+        staticAssigner = ATSSAssigner(head: decoder, minimumPositives: settings.minimumPositives, withinReach: settings.withinReach)
+        alignedAssigner = decoder.points.map { TaskAlignedAssigner(points: $0) }
     }
 
     /// Targets of one batch, built from the assignment (no gradient flows through them).

@@ -43,6 +43,11 @@ public struct ExperimentConfig: Equatable {
         /// the default because it scored higher at every matched epoch on synthetic screens
         /// (Experiments/README.md, "ATSS or task-aligned").
         public var staticEpochs: Int?
+        /// ATSS lowers its threshold so each box gets at least this many positives among the
+        /// candidates centred inside it (0: the paper's rule). See `ATSSAssigner`.
+        public var minimumPositives = 0
+        /// ATSS skips candidates whose box lies beyond the head's reach (bins − 1 strides).
+        public var withinReach = false
     }
 
     public enum OptimizerName: String, CaseIterable, Equatable { case sgd, adamw }

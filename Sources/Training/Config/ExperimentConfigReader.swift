@@ -51,6 +51,8 @@ extension ExperimentConfig {
         } else {
             config.assigner.staticEpochs = try assigner.optionalInt("static_epochs", range: 0...100_000)
         }
+        config.assigner.minimumPositives = try assigner.int("min_positives", default: 0, range: 0...64)
+        config.assigner.withinReach = try assigner.bool("within_reach", default: false)
         try assigner.finish()
         config.optimizer = try readOptimizer(top.mapping("optimizer"))
         config.schedule = try readSchedule(top.mapping("schedule"))

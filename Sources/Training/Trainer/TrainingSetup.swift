@@ -54,7 +54,7 @@ final class TrainingSetup {
 
         trainBoxCounts = Self.boxCounts(data.dataset, split: config.data.train)
         classWeights = config.loss.classBalance.weights(classCounts: trainBoxCounts).map(Float.init)
-        loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config.loss), classWeights: classWeights)
+        loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config.loss, assigner: config.assigner), classWeights: classWeights)
         decoder = try HeadDecoder(configuration: detector)
 
         source = TolerantSource(try DatasetSource(dataset: data.dataset, split: config.data.train))
