@@ -17,6 +17,7 @@ struct ScreenLab: ParsableCommand {
             AugmentCommand.self,
             EvaluateCommand.self,
             EvaluateOrderCommand.self,
+            ErrorsCommand.self,
             ThresholdsCommand.self,
             CompareCommand.self,
             WeightsCommand.self,
