@@ -40,6 +40,16 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
+    func testCloseMosaicParsesRoundTripsAndRefusesABudget() throws {
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").closeMosaic, 0)
+        let closing = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["close_mosaic=1"])
+        XCTAssertEqual(closing.closeMosaic, 1)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: closing.resolvedYAML(), file: "e.yaml").closeMosaic, 1)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["close_mosaic=1", "budget=60m"])) { error in
+            XCTAssertTrue("\(error)".contains("(close_mosaic): needs a fixed epoch count"), "\(error)")
+        }
+    }
+
     func testUnknownKeySuggestsTheClosestAndNamesTheLine() {
         let yaml = minimal + "\noptimizer:\n  learning_rate: 0.1\n  lr_: 3\n"
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: yaml, file: "e.yaml")) { error in

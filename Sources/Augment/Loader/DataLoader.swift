@@ -36,12 +36,17 @@ public final class DataLoader {
 
     public let source: SampleSource
     public let pipeline: AugmentPipeline
+    /// From this epoch on (0-based) images go through the second pipeline instead: Ultralytics'
+    /// close_mosaic, the last epochs on whole, unmixed screens. Sampling stays the first's, so
+    /// every epoch keeps its batch count.
+    public let closing: (fromEpoch: Int, pipeline: AugmentPipeline)?
     public let options: Options
     public let sampler: RepeatFactorSampler
     /// Sees every batch claimed and finished by a worker (tests check the look-ahead with it).
     var observer: ((BatchProduction.Event) -> Void)?
 
-    public init(source: SampleSource, pipeline: AugmentPipeline, options: Options) throws {
+    public init(source: SampleSource, pipeline: AugmentPipeline, options: Options,
+                closing: (fromEpoch: Int, pipeline: AugmentPipeline)? = nil) throws {
         guard source.count > 0 else { throw LoaderError(message: "the loader has no samples (is the split empty?)") }
         guard options.batchSize > 0, options.workers >= 0, options.prefetch > 0 else {
             throw LoaderError(message: "batch size and prefetch must be positive and workers ≥ 0 (got \(options.batchSize), \(options.prefetch), \(options.workers))")
@@ -50,8 +55,12 @@ public final class DataLoader {
         guard !options.dropLast || source.count >= options.batchSize else {
             throw LoaderError(message: "dropLast with \(source.count) samples and batch size \(options.batchSize) leaves no batch; lower the batch size")
         }
+        if let closing, closing.pipeline.outputWidth != pipeline.outputWidth || closing.pipeline.outputHeight != pipeline.outputHeight {
+            throw LoaderError(message: "the closing pipeline makes \(closing.pipeline.outputWidth)×\(closing.pipeline.outputHeight) images, the first \(pipeline.outputWidth)×\(pipeline.outputHeight)")
+        }
         self.source = source
         self.pipeline = pipeline
+        self.closing = closing
         self.options = options
         sampler = RepeatFactorSampler(annotations: (0..<source.count).map { source.annotations(at: $0) },
                                       threshold: pipeline.preset.sampling.repeatThreshold)
@@ -93,7 +102,13 @@ public final class DataLoader {
 
     func job(_ epoch: Int) -> BatchJob {
         var seedSource = SeededRandom.stream(seed: options.seed, index: UInt64(epoch) &* 2)
-        return BatchJob(order: epochOrder(epoch), epochSeed: seedSource.next(), source: source, pipeline: pipeline, options: options)
+        return BatchJob(order: epochOrder(epoch), epochSeed: seedSource.next(), source: source, pipeline: pipeline(forEpoch: epoch), options: options)
+    }
+
+    /// The pipeline epoch `epoch` (0-based) runs through.
+    public func pipeline(forEpoch epoch: Int) -> AugmentPipeline {
+        guard let closing, epoch >= closing.fromEpoch else { return pipeline }
+        return closing.pipeline
     }
 
     private func production(firstEpoch: Int, firstBatch: Int, epochs: Int?) -> BatchProduction {

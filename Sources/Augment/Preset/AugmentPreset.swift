@@ -90,4 +90,14 @@ public struct AugmentPreset: Equatable {
 
     /// Everything off: the loader only letterboxes.
     public init() {}
+
+    /// The preset with mosaic, mixup and copy-paste off and everything else kept: whole screens
+    /// as they are, for the last epochs (`close_mosaic`).
+    public var unmixed: AugmentPreset {
+        var preset = self
+        preset.mosaic.probability = 0
+        preset.mixUp.probability = 0
+        preset.copyPaste.probability = 0
+        return preset
+    }
 }

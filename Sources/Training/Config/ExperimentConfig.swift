@@ -96,6 +96,9 @@ public struct ExperimentConfig: Equatable {
     /// Overrides the model config's input size (height × width, multiples of 32).
     public var inputWidth: Int?, inputHeight: Int?
     public var augment = "default"
+    /// The last N epochs without mosaic, mixup and copy-paste (Ultralytics' close_mosaic; all of
+    /// them when N ≥ epochs, as in a `--set epochs=1` short run); 0: never.
+    public var closeMosaic = 0
     /// Overrides the preset's repeat-factor threshold (0 = plain uniform sampling).
     public var repeatThreshold: Double?
     public var loss = LossSection()

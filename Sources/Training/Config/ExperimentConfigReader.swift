@@ -38,6 +38,7 @@ extension ExperimentConfig {
             try input.finish()
         }
         config.augment = try top.string("augment", default: config.augment)
+        config.closeMosaic = try top.int("close_mosaic", default: 0, range: 0...100_000)
         _ = top.value("sampler")
         if top.has("sampler") {
             let sampler = try top.mapping("sampler")
@@ -60,6 +61,10 @@ extension ExperimentConfig {
         if let budget = try top.optionalString("budget") {
             guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration; write e.g. 60m, 90s, 1.5h") }
             config.budgetSeconds = seconds
+        }
+        if config.closeMosaic > 0 {
+            // Counted from the end, so the epoch count must be known before the first epoch.
+            guard config.budgetSeconds == nil else { throw top.error("close_mosaic", "needs a fixed epoch count; a budget fits the epochs after the first, so drop budget or close_mosaic") }
         }
         config.batchSize = try top.int("batch_size", default: config.batchSize, range: 2...1024)
         config.seed = UInt64(try top.int("seed", default: 0, range: 0...Int.max))

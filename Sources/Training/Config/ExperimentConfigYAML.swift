@@ -26,6 +26,7 @@ extension ExperimentConfig {
             lines.append("input: {" + [inputWidth.map { "width: \($0)" }, inputHeight.map { "height: \($0)" }].compactMap { $0 }.joined(separator: ", ") + "}")
         }
         lines.append("augment: \(quoted(augment))")
+        if closeMosaic > 0 { lines.append("close_mosaic: \(closeMosaic)") }
         if let repeatThreshold { lines.append("sampler: {repeat_threshold: \(number(repeatThreshold))}") }
         lines += [
             "loss:",

@@ -143,6 +143,9 @@ public final class Trainer {
         while !state.isFinishedTraining {
             let epoch = state.epoch
             let batches = setup.loader.batchCount(epoch: epoch)
+            if let closing = setup.loader.closing, epoch == closing.fromEpoch, state.batch == 0 {
+                options.log("epoch \(epoch + 1): mosaic, mixup and copy-paste off for the last \(state.totalEpochs - epoch) epochs (close_mosaic)")
+            }
             let progress = ProgressLine("epoch \(epoch + 1)/\(state.totalEpochs)", total: batches, unit: "batches", enabled: options.showProgress)
             progress.resume(at: state.batch)
             while state.batch < batches {

@@ -69,7 +69,12 @@ final class TrainingSetup {
         // Train-mode batch norm needs ≥ 2 images; a 1-image tail batch would also be noisy.
         loaderOptions.dropLast = true
         loaderOptions.normalization = normalization
-        loader = try DataLoader(source: source, pipeline: pipeline, options: loaderOptions)
+        let closing = config.closeMosaic > 0
+            ? (fromEpoch: max(0, config.epochs - config.closeMosaic),
+               pipeline: AugmentPipeline(preset: preset.unmixed, source: source, classNames: data.dataset.classes,
+                                         outputWidth: detector.inputWidth, outputHeight: detector.inputHeight))
+            : nil
+        loader = try DataLoader(source: source, pipeline: pipeline, options: loaderOptions, closing: closing)
 
         let groups = config.optimizer.backboneLearningRateMultiplier == 1 ? []
             : [ParameterGroup(prefixes: ["backbone"], learningRateMultiplier: Float(config.optimizer.backboneLearningRateMultiplier))]
