@@ -128,6 +128,12 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertEqual(ExperimentConfig.parseDuration("45"), 45)
         XCTAssertNil(ExperimentConfig.parseDuration("-3m"))
         XCTAssertNil(ExperimentConfig.parseDuration("m"))
+        // Past a year is refused at parse time (1e308h trapped after a whole epoch, converting the budget to epochs).
+        XCTAssertEqual(ExperimentConfig.parseDuration("8760h"), 365 * 24 * 3600)
+        for hostile in ["8761h", "1e308h", "1e20s", "inf", "nan"] { XCTAssertNil(ExperimentConfig.parseDuration(hostile), hostile) }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["budget=1e308h"])) { error in
+            XCTAssertTrue("\(error)".contains("(budget): '1e308h' is not a duration of up to a year"), "\(error)")
+        }
     }
 
     func testHostileYAMLIsRefusedBeforeParsing() {

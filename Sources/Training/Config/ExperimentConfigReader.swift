@@ -59,7 +59,7 @@ extension ExperimentConfig {
         config.schedule = try readSchedule(top.mapping("schedule"))
         config.epochs = try top.int("epochs", default: config.epochs, range: 1...100_000)
         if let budget = try top.optionalString("budget") {
-            guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration; write e.g. 60m, 90s, 1.5h") }
+            guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration of up to a year; write e.g. 60m, 90s, 1.5h") }
             config.budgetSeconds = seconds
         }
         if config.closeMosaic > 0 {
@@ -226,14 +226,20 @@ extension ExperimentConfig {
     }
 
     /// `60m`, `90s`, `1.5h`, `45` (seconds).
+    /// Seconds for "90s", "60m", "1.5h" or "45"; nil unless positive and at most `maximumDuration`
+    /// (a budget of 1e308 h passes `isFinite` but traps where the trainer turns it into epochs).
     static func parseDuration(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let units: [(String, Double)] = [("h", 3600), ("m", 60), ("s", 1)]
+        var seconds = Double(trimmed)
         for (suffix, factor) in units where trimmed.hasSuffix(suffix) {
-            guard let value = Double(trimmed.dropLast()), value.isFinite, value > 0 else { return nil }
-            return value * factor
+            seconds = Double(trimmed.dropLast()).map { $0 * factor }
+            break
         }
-        guard let value = Double(trimmed), value.isFinite, value > 0 else { return nil }
-        return value
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= maximumDuration else { return nil }
+        return seconds
     }
+
+    /// A year: longer than any run, small enough for every later conversion.
+    static let maximumDuration: Double = 365 * 24 * 3600
 }

@@ -42,3 +42,39 @@ public struct RunState: Codable, Equatable {
 
     public var isFinishedTraining: Bool { epoch >= totalEpochs }
 }
+
+extension RunState {
+    /// Refuses a state a run could not have written — numbers a hand edit or a damaged disk left —
+    /// before any of them reaches arithmetic: a huge `totalEpochs` trapped on overflow, a negative
+    /// `step` resumed with a negative learning rate. `stepsPerEpoch` must be what the loader makes
+    /// of the run's data and batch size now, and the epoch count the config's unless a time budget
+    /// fitted it. The message names the file and the value.
+    func validate(stepsPerEpoch expected: Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
+        func fail(_ reason: String) -> CheckpointError {
+            CheckpointError(folder: file, reason: "\(reason); the checkpoint is not one this run could have written (restore it, or start the run again without --resume)")
+        }
+        guard stepsPerEpoch == expected else {
+            throw fail("stepsPerEpoch is \(stepsPerEpoch) but the run's data and batch size give \(expected) batches an epoch")
+        }
+        guard (1...100_000).contains(totalEpochs), budgeted || totalEpochs == configuredEpochs else {
+            throw fail("totalEpochs is \(totalEpochs) but the run's config trains \(configuredEpochs)")
+        }
+        guard (0...totalEpochs).contains(epoch), (0..<stepsPerEpoch).contains(batch), epoch < totalEpochs || batch == 0 else {
+            throw fail("epoch \(epoch), batch \(batch) lies outside \(totalEpochs) epochs of \(stepsPerEpoch) batches")
+        }
+        guard step == epoch * stepsPerEpoch + batch else {
+            throw fail("step is \(step) but epoch \(epoch) × \(stepsPerEpoch) + batch \(batch) is \(epoch * stepsPerEpoch + batch)")
+        }
+        guard (0...step).contains(emaUpdates), (0...batch).contains(epochSteps) else {
+            throw fail("emaUpdates \(emaUpdates) or epochSteps \(epochSteps) is outside what \(step) steps give")
+        }
+        for (name, value) in [("elapsedSeconds", elapsedSeconds), ("wallSeconds", wallSeconds), ("lastValidationSeconds", lastValidationSeconds),
+                              ("epochSeconds", epochSeconds)] where !(value.isFinite && value >= 0 && value < 1e9) {
+            throw fail("\(name) is \(value)")
+        }
+        if let bestValMAP50, !(0...1).contains(bestValMAP50) { throw fail("bestValMAP50 is \(bestValMAP50)") }
+        if let bestEpoch, !(0..<max(epoch, 1)).contains(bestEpoch) { throw fail("bestEpoch is \(bestEpoch) of \(epoch) epochs done") }
+        if let (name, value) = epochLossSums.first(where: { !$0.value.isFinite }) { throw fail("epochLossSums.\(name) is \(value)") }
+        if let (name, value) = optimizerCounters.first(where: { !(0...step).contains($0.value) }) { throw fail("optimizerCounters.\(name) is \(value)") }
+    }
+}

@@ -86,6 +86,8 @@ public final class Trainer {
                                   cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: options.log)
         state = RunState(totalEpochs: config.epochs, stepsPerEpoch: setup.loader.batchCount(epoch: 0))
         if let checkpoint {
+            try checkpoint.state.validate(stepsPerEpoch: state.stepsPerEpoch, configuredEpochs: config.epochs, budgeted: config.budgetSeconds != nil,
+                                          file: run.lastCheckpoint.appendingPathComponent("state.json").path)
             try setup.restore(from: checkpoint)
             state = checkpoint.state
             state.status = .running

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+@testable import Training
+
+/// A checkpoint's state.json is checked against itself and the run before `--resume` uses a
+/// number of it (issue 30: a huge totalEpochs trapped on overflow, a negative step resumed with a
+/// negative learning rate and exit 0, stepsPerEpoch 0 and totalEpochs 0 were accepted).
+final class ResumeStateTests: XCTestCase {
+    func testTamperedStatesAreRefusedNamingTheValue() throws {
+        let experiment = try TinyExperiment.write(name: "tamper")
+        // Stop one step into epoch 2, after the epoch-1 checkpoint.
+        let probe = try Trainer.start(experiment: experiment, overrides: ["epochs=2"], options: TinyExperiment.options())
+        var options = TinyExperiment.options()
+        options.stopAfterSteps = probe.setup.loader.batchCount(epoch: 0) + 1
+        try FileManager.default.removeItem(at: probe.run.url)
+        let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=2"], options: options)
+        try trainer.train()
+        let stateURL = trainer.run.lastCheckpoint.appendingPathComponent("state.json")
+        let original = try Data(contentsOf: stateURL)
+        XCTAssertNoThrow(try Trainer.resume(trainer.run.url, options: TinyExperiment.options()), "the untouched checkpoint resumes")
+
+        let cases: [(key: String, value: Any, expected: String)] = [
+            ("totalEpochs", 9_223_372_036_854_775_807, "totalEpochs is 9223372036854775807"),
+            ("totalEpochs", 0, "totalEpochs is 0"),
+            ("step", -100, "step is -100"),
+            ("stepsPerEpoch", 0, "stepsPerEpoch is 0"),
+            ("batch", 10_000, "batch 10000 lies outside"),
+            ("emaUpdates", -1, "emaUpdates -1"),
+            ("bestValMAP50", 7, "bestValMAP50 is 7.0"),
+        ]
+        for (key, value, expected) in cases {
+            var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+            var state = try XCTUnwrap(json["state"] as? [String: Any], "state.json keeps the state under 'state'")
+            state[key] = value
+            json["state"] = state
+            try JSONSerialization.data(withJSONObject: json).write(to: stateURL)
+            XCTAssertThrowsError(try Trainer.resume(trainer.run.url, options: TinyExperiment.options()), key) { error in
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("state.json"), "\(key): \(error)")
+            }
+        }
+        try original.write(to: stateURL)
+    }
+}
