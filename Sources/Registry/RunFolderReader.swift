@@ -97,6 +97,7 @@ public enum RunFolderReader {
         var results = RunResults(run: run, epochs: epochs)
         if let summary { try readFinal(summary, folder: folder, into: &results) }
         results.artifacts = artifacts(in: folder)
+        try checkRanges(results, folder: folder)
         return results
     }
 
@@ -181,6 +182,39 @@ public enum RunFolderReader {
             throw RegistryError.badRunFolder(folder: folder.path, reason: "\(name) is not a JSON object; re-run or remove the file")
         }
         return object
+    }
+}
+
+extension RunFolderReader {
+    /// The numbers an import would write, held to the ranges the registry reads them back in
+    /// (`RegistryRanges`): a summary.json saying `"seconds": 1e308` imported with exit 0 and made
+    /// every later `runs list` fail.
+    static func checkRanges(_ results: RunResults, folder: URL) throws {
+        func check(_ value: Double?, _ range: ClosedRange<Double>, _ name: String) throws {
+            guard let value else { return }
+            guard value.isFinite, range.contains(value) else {
+                throw RegistryError.badRunFolder(folder: folder.path, reason: "\(name) is \(value), outside \(range.lowerBound)…\(range.upperBound); fix or remove the file, then import again")
+            }
+        }
+        let run = results.run
+        try check(run.seconds, RegistryRanges.seconds, "summary seconds")
+        try check(run.imagesPerSecond, RegistryRanges.imagesPerSecond, "images_per_second")
+        for (name, value) in [("best_val_map50", run.bestValMAP50), ("val map50", run.val.map50), ("test map50", run.test.map50)] {
+            try check(value, 0...1, name)
+        }
+        for (name, value) in [("epochs_planned", run.epochsPlanned), ("best_epoch", run.bestEpoch)] {
+            try check(value.map(Double.init), Double(RegistryRanges.epochs.lowerBound)...Double(RegistryRanges.epochs.upperBound), name)
+        }
+        for epoch in results.epochs {
+            let at = "metrics.csv epoch \(epoch.epoch)"
+            try check(Double(epoch.epoch), 0...Double(RegistryRanges.epochs.upperBound), "\(at): epoch")
+            try check(epoch.learningRate, RegistryRanges.learningRate, "\(at): lr")
+            try check(epoch.seconds, RegistryRanges.seconds, "\(at): seconds")
+            try check(epoch.imagesPerSecond, RegistryRanges.imagesPerSecond, "\(at): images_per_second")
+            try check(epoch.valMAP50, 0...1, "\(at): val_map50")
+            try check(epoch.valMAPCenter, 0...1, "\(at): val_map_center")
+            for (term, value) in epoch.losses where !value.isNaN { try check(value, RegistryRanges.loss, "\(at): loss_\(term)") }
+        }
     }
 }
 

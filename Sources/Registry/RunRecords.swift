@@ -27,6 +27,9 @@ public struct RunRecord: Equatable, Sendable {
     public var test = SplitMeans()
     public var imagesPerSecond: Double?
     public var seconds: Double?
+    /// Values of its row that could not be read (a hand edit: text in a number column, a pid no
+    /// process can have), each naming its column; those fields read as empty.
+    public var problems: [String] = []
 
     public struct SplitMeans: Equatable, Sendable {
         public var map50: Double?

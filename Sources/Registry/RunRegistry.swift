@@ -140,7 +140,13 @@ public final class RunRegistry {
     /// but belongs to someone else). A reused pid keeps a dead run "running" until that process
     /// ends too — rare, and harmless.
     static func processIsAlive(_ pid: Int) -> Bool {
-        kill(pid_t(pid), 0) == 0 || errno == EPERM
+        guard RegistryRanges.pid.contains(pid) else { return false }  // no process has it (pid_t(99999999999) trapped)
+        return kill(pid_t(pid), 0) == 0 || errno == EPERM
+    }
+
+    /// Where a bad registry value is reported (standard error; tests replace it).
+    nonisolated(unsafe) static var reportProblem: (String) -> Void = { message in
+        FileHandle.standardError.write(Data("warning: registry: \(message)\n".utf8))
     }
 
     private func markVanishedRuns() throws {
@@ -148,12 +154,15 @@ public final class RunRegistry {
         let running = try read { db in
             try Row.fetchAll(db, sql: "SELECT id, pid, run_folder FROM runs WHERE status = 'running' AND host = ?", arguments: [host])
         }
-        let vanished = running.filter { row in (row["pid"] as Int?).map { !Self.processIsAlive($0) } ?? false }
+        // A pid no process can have counts as gone; one that is not a number leaves the row as it is.
+        let vanished = running.compactMap { row -> (id: String, pid: Int, folder: String)? in
+            var values = CheckedRow(row, table: "runs", label: "running row")
+            guard let id = values.text("id"), let pid = values.int("pid", in: Int.min...Int.max), !Self.processIsAlive(pid) else { return nil }
+            return (id, pid, values.text("run_folder") ?? id)
+        }
         guard !vanished.isEmpty else { return }
         try write { db in
-            for row in vanished {
-                let id: String = row["id"], pid: Int = row["pid"]
-                let folder: String = row["run_folder"] ?? id
+            for (id, pid, folder) in vanished {
                 let reason = "the training process (pid \(pid) on \(host)) ended without finishing (killed?); continue with `screenlab train --resume \(folder)`"
                 try db.execute(sql: "UPDATE runs SET status = 'interrupted', stop_reason = ?, updated_at = ? WHERE id = ? AND status = 'running'",
                                arguments: [reason, Self.timestamp(), id])
