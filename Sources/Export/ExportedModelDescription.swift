@@ -39,7 +39,7 @@ public struct ExportedModelDescription: Equatable, Sendable {
                   sourceWeights: URL(fileURLWithPath: detector.file).lastPathComponent, weightsCreated: header.provenance.created)
     }
 
-    /// The keys `metadataProps` writes, with what each holds (README's export section lists them too).
+    /// The keys `metadataProps` writes, with what each holds (docs/inference.md's export section lists them too).
     public static let metadataKeys: [(key: String, holds: String)] = [
         ("classes", "JSON list of class names; index i is column i of `scores` and class i of `head`"),
         ("thresholds", "JSON list, per class the confidence to keep a detection at (null: none was picked)"),

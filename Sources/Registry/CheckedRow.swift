@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// One registry row read value by value, each checked for its type and range where it is read.
-/// The README invites users to open the registry with `sqlite3`, so a row may hold text in a
+/// docs/registry.md invites users to open the registry with `sqlite3`, so a row may hold text in a
 /// number column (`pid = 'abc'`), a pid no process can have, or 1e308 seconds; GRDB's typed
 /// subscripts stop the process on a type they cannot convert. Here a bad value reads as nil and
 /// is reported — by table, row and column — in `problems`, so one bad row never hides the others.

@@ -18,7 +18,7 @@ struct PredictCommand: ParsableCommand {
         stem, file_name, category_id = class index, category_name, bbox [x, y, w, h] in the image's pixels, score), \
         DIR/images/STEM.png with the boxes drawn, and DIR/contact-sheet.png of the first 16. Unreadable images are listed \
         and skipped. With --accessibility, also DIR/accessibility/STEM.json and STEM.png: the elements a screen reader \
-        would present, grouped and ordered by Screen Recognition's heuristics (README, "The accessibility view").
+        would present, grouped and ordered by Screen Recognition's heuristics (docs/inference.md, "The accessibility view").
         """)
 
     @Option(help: "Trained detector (.slw written by `screenlab train`).") var weights: String

@@ -5,25 +5,8 @@ import XCTest
 /// Help is what a new user reads first: every command's text must read as prose, wrapped by
 /// the parser at the terminal width, not broken where a source line happened to end.
 final class HelpTextTests: XCTestCase {
-    /// Every command path, found by walking the SUBCOMMANDS sections of `--help`.
-    func commandPaths() throws -> [[String]] {
-        var paths: [[String]] = [], pending: [[String]] = [[]]
-        while let path = pending.popLast() {
-            paths.append(path)
-            let help = try ScreenlabProcess.run(path + ["--help"]).output
-            guard let section = help.range(of: "SUBCOMMANDS:\n") else { continue }
-            for line in help[section.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
-                // A subcommand line is indented two spaces; its wrapped description much more.
-                guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { continue }
-                if name == "See" || name.hasPrefix("'") { break }
-                pending.append(path + [String(name.replacingOccurrences(of: " (default)", with: ""))])
-            }
-        }
-        return paths
-    }
-
     func testNoHelpTextIsBrokenMidSentence() throws {
-        let paths = try commandPaths()
+        let paths = try CommandTree.paths()
         XCTAssertGreaterThan(paths.count, 30, "found the commands: \(paths)")
         var broken: [String] = []
         for path in paths {
