@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Support
 
 /// The SQLite run registry (`Experiments/runs.sqlite`; schema in SCHEMA.md).
 ///
@@ -21,6 +22,7 @@ public final class RunRegistry {
     public init(file: URL, busyTimeout: Double = RunRegistry.defaultBusyTimeout) throws {
         self.file = file
         self.busyTimeout = busyTimeout
+        try Self.checkKind(of: file)
         try Self.checkHeader(of: file)
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -48,6 +50,24 @@ public final class RunRegistry {
             } catch {
                 throw translate(error, file: file.path, busyTimeout: busyTimeout)
             }
+        }
+    }
+
+    /// The registry is an output too: a regular file or nothing, after following links. Opening a
+    /// FIFO blocked every command forever, and SQLite given /dev/null (or a link to it) created
+    /// /dev/null-journal in /dev.
+    static func checkKind(of file: URL) throws {
+        let resolved = file.resolvingSymlinksInPath()
+        for path in [resolved.path] + ["-wal", "-shm", "-journal"].map({ resolved.path + $0 }) {
+            let kind = FileKind.of(path)
+            guard kind == .missing || kind == .regularFile else {
+                let what = path == resolved.path ? (resolved.path == file.path ? file.path : "\(file.path) (→ \(resolved.path))") : path
+                throw RegistryError.cannotOpen(file: file.path, reason: "\(what) is \(kind), not a database file; give --registry a regular file or a new path")
+            }
+        }
+        let folder = FileKind.of(resolved.deletingLastPathComponent().path)
+        guard folder == .missing || folder == .directory else {
+            throw RegistryError.cannotOpen(file: file.path, reason: "its folder \(resolved.deletingLastPathComponent().path) is \(folder)")
         }
     }
 

@@ -90,4 +90,22 @@ final class RegistryHostileValueTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("metrics.csv epoch 1: lr is 1e+308"), "\(error)")
         }
     }
+
+    /// The registry path follows the output rules: never a FIFO (opening one blocked forever),
+    /// a device (SQLite made /dev/null-journal in /dev), a link to one, or a folder.
+    func testARegistryPathThatIsNoRegularFileIsRefusedAtOnce() throws {
+        let folder = try RunFolderFixture.temporaryFolder()
+        let fifo = folder.appendingPathComponent("fifo.sqlite")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let link = folder.appendingPathComponent("null.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/dev/null")
+        let cases: [(URL, String)] = [(fifo, "is a named pipe (FIFO)"), (URL(fileURLWithPath: "/dev/null"), "is a character device"),
+                                      (link, "(→ /dev/null) is a character device"), (folder, "is a folder")]
+        for (path, expected) in cases {
+            XCTAssertThrowsError(try RunRegistry(file: path), path.path) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(error)")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null-journal"))
+    }
 }
