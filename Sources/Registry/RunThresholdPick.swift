@@ -29,22 +29,21 @@ public enum RunThresholdPick {
         }
         let (file, warnings) = try ThresholdFile.pick(fromReport: report.path, strategy: strategy)
         let thresholdsFile = folder.appendingPathComponent("thresholds.yaml")
-        try AtomicFile.write(file.yaml(), to: thresholdsFile)
-        if let extra { try AtomicFile.write(file.yaml(), to: extra) }
 
-        // The weights carry the thresholds `predict` applies; rewritten in place atomically.
+        // Everything that can fail on reading comes before the first write: a damaged model.slw
+        // used to fail after thresholds.yaml had been rewritten, leaving the run's three records
+        // of its thresholds disagreeing.
         let weightsURL = details.artifacts.first { $0.kind == "weights" }.map { URL(fileURLWithPath: $0.path) } ?? folder.appendingPathComponent("model.slw")
-        var weightsFile: URL?
+        var newWeights: WeightsFile?
         if FileManager.default.fileExists(atPath: weightsURL.path) {
-            let weights = try WeightsFile.read(contentsOf: weightsURL)
             let thresholds = file.classes.compactMap { entry -> ClassThreshold? in
                 guard let confidence = entry.confidence else { return nil }
                 return ClassThreshold(className: entry.name, confidence: confidence, precision: entry.precision ?? 0, recall: entry.recall ?? 0,
                                       f1: entry.f1 ?? 0, split: valSplit)
             }
-            try weights.settingThresholds(thresholds.isEmpty ? nil : thresholds, file: weightsURL.path).write(to: weightsURL)
-            weightsFile = weightsURL
+            newWeights = try WeightsFile.read(contentsOf: weightsURL).settingThresholds(thresholds.isEmpty ? nil : thresholds, file: weightsURL.path)
         }
+        let weightsFile = newWeights == nil ? nil : weightsURL
 
         let now = RunRegistry.timestamp()
         let records = file.classes.enumerated().map { index, entry in
@@ -53,7 +52,26 @@ public enum RunThresholdPick {
         }
         var artifacts = [ArtifactRecord(kind: "thresholds", name: "thresholds", path: thresholdsFile.path)]
         if let weightsFile { artifacts.append(ArtifactRecord(kind: "weights", name: "model", path: weightsFile.path)) }
-        try registry.recordThresholds(records, artifacts: artifacts, runID: run.id)
+
+        // Then the writes, each atomic; a failure part-way puts back the files already replaced,
+        // so the run's thresholds.yaml, model.slw and registry rows change together or not at all.
+        var written: [(url: URL, previous: Data?)] = []
+        func replace(_ url: URL, _ write: () throws -> Void) throws {
+            let previous = try? Data(contentsOf: url)
+            try write()
+            written.append((url, previous))
+        }
+        do {
+            if let newWeights, let weightsFile { try replace(weightsFile) { try newWeights.write(to: weightsFile) } }
+            try replace(thresholdsFile) { try AtomicFile.write(file.yaml(), to: thresholdsFile) }
+            if let extra { try replace(extra) { try AtomicFile.write(file.yaml(), to: extra) } }
+            try registry.recordThresholds(records, artifacts: artifacts, runID: run.id)
+        } catch {
+            for (url, previous) in written.reversed() {
+                if let previous { try? AtomicFile.write(previous, to: url) } else { try? FileManager.default.removeItem(at: url) }
+            }
+            throw error
+        }
         return Outcome(file: file, warnings: warnings, thresholdsFile: thresholdsFile, weightsFile: weightsFile)
     }
 }

@@ -50,6 +50,16 @@ final class RunRegistryRecordingTests: XCTestCase {
         let inWeights = Dictionary(uniqueKeysWithValues: (header.thresholds ?? []).map { ($0.className, $0.confidence) })
         for entry in outcome.file.classes { XCTAssertEqual(inWeights[entry.name], entry.confidence, entry.name) }
 
+        // A damaged model.slw stops the pick before anything is written (it had rewritten
+        // thresholds.yaml already): the three records still agree on the old strategy.
+        let weights = try Data(contentsOf: trainer.run.weightsFile)
+        let thresholdsBefore = try Data(contentsOf: trainer.run.thresholdsFile)
+        try weights.prefix(weights.count / 2).write(to: trainer.run.weightsFile)
+        XCTAssertThrowsError(try RunThresholdPick.pick(run: run.id, strategy: try ThresholdStrategy(parsing: "max-f1"), registry: registry))
+        XCTAssertEqual(try Data(contentsOf: trainer.run.thresholdsFile), thresholdsBefore, "thresholds.yaml untouched")
+        XCTAssertEqual(try registry.thresholds(of: run.id).first?.strategy, "recall:0.01")
+        try weights.write(to: trainer.run.weightsFile)
+
         // compare: the run by id and by folder; per-class tables, and PR curves in the page.
         let comparison = RunComparison([
             try ComparedRun.resolve(run.id, registry: { registry }),
