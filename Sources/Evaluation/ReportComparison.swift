@@ -99,6 +99,31 @@ public struct ReportComparison {
         return Set(caps).count == 1 ? "; AP50:95 is COCO's mAP@0.5:0.95 at \(first) detections per image and class" : "; AP50:95 is COCO's mAP@0.5:0.95"
     }
 
+    /// Mean AP@0.5 per size bucket of each scheme every report has (reports written before size
+    /// breakdowns have none), with deltas against the first: where a change of model gained or lost.
+    func sizeTables() -> [(title: String, header: [String], rows: [Row])] {
+        guard let first = reports.first?.sizes else { return [] }
+        let n = reports.count, short = (0..<n).map { Self.letter($0) }
+        return first.compactMap { scheme in
+            let all = reports.compactMap { $0.sizes?.first { $0.scheme == scheme.scheme } }
+            guard all.count == n else { return nil }
+            let header = ["Size (boxes)"] + short.map { "AP50 \($0)" } + (1..<n).map { "ΔAP50 \(short[$0])-\(short[0])" }
+            let rows = scheme.scheme.buckets.indices.compactMap { b -> Row? in
+                guard all[0].groundTruth(bucket: b) > 0 else { return nil }
+                let values = all.map { $0.meanAP50(bucket: b) }
+                var cells = ["\(scheme.scheme.buckets[b].name) (\(all[0].groundTruth(bucket: b)))"] + values.map(ReportMarkdown.percent)
+                var signs = Array(repeating: 0, count: n + 1)
+                for i in 1..<n {
+                    guard let a = values[0], let v = values[i] else { cells.append("—"); signs.append(0); continue }
+                    let delta = (v - a) * 100, unchanged = abs(delta) < 0.05
+                    cells.append(unchanged ? "0.0" : String(format: "%+.1f", delta)); signs.append(unchanged ? 0 : (delta > 0 ? 1 : -1))
+                }
+                return Row(cells: cells, signs: signs)
+            }
+            return ("Mean AP@0.5 by size: \(scheme.scheme.name)", header, rows)
+        }
+    }
+
     static func letter(_ i: Int) -> String { i < 26 ? String(UnicodeScalar(UInt8(65 + i))) : "R\(i + 1)" }
 
     var confusionThresholdsDiffer: Bool { reports.dropFirst().contains { $0.confusion.thresholds != reports[0].confusion.thresholds } }
@@ -155,6 +180,19 @@ public struct ReportComparison {
             if index == rows.count - 2 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)) + "\n" }
             out += render(row.cells, row.signs) + "\n"
         }
+        for table in sizeTables() {
+            out += "\n\(table.title):\n"
+            let columns = table.header.indices.map { i in ([table.header[i]] + table.rows.map { $0.cells[i] }).map(\.count).max() ?? 0 }
+            func line(_ cells: [String], _ signs: [Int]) -> String {
+                "  " + cells.enumerated().map { i, cell in
+                    let padded = i == 0 ? cell.padding(toLength: columns[i], withPad: " ", startingAt: 0) : String(repeating: " ", count: columns[i] - cell.count) + cell
+                    guard color, signs[i] != 0 else { return padded }
+                    return (signs[i] > 0 ? "\u{1B}[32m" : "\u{1B}[31m") + padded + "\u{1B}[0m"
+                }.joined(separator: "  ")
+            }
+            out += line(table.header, Array(repeating: 0, count: table.header.count)) + "\n"
+            for row in table.rows { out += line(row.cells, row.signs) + "\n" }
+        }
         if showsThresholds {
             out += "\n\(Self.thresholdsCaption):\n"
             let table = [["Class"] + reports.indices.map(Self.letter)] + thresholdRows()
@@ -189,6 +227,10 @@ public struct ReportComparison {
         for warning in warnings { out += "- ⚠️ \(warning)\n" }
         out += "\nAP in %, Δ in percentage points\(capNote).\n\n| " + header.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: header.count - 1) + "\n"
         for row in rows { out += "| " + row.cells.joined(separator: " | ") + " |\n" }
+        for table in sizeTables() {
+            out += "\n## \(table.title)\n\n| " + table.header.joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: table.header.count - 1) + "\n"
+            for row in table.rows { out += "| " + row.cells.joined(separator: " | ") + " |\n" }
+        }
         if showsThresholds {
             out += "\n## Thresholds\n\n\(Self.thresholdsCaption).\n\n| Class | " + (0..<reports.count).map(Self.letter).joined(separator: " | ") + " |\n|---|" + String(repeating: "---:|", count: reports.count) + "\n"
             for row in thresholdRows() { out += "| " + row.joined(separator: " | ") + " |\n" }
@@ -209,6 +251,11 @@ public struct ReportComparison {
         body += ReportHTML.table(header: header, rows: rows.map { row in
             row.cells.enumerated().map { i, cell in row.signs[i] == 0 ? e(cell) : "<span class=\"\(row.signs[i] > 0 ? "pos" : "neg")\">\(e(cell))</span>" }
         })
+        for table in sizeTables() {
+            body += "<h2>\(e(table.title))</h2>\n" + ReportHTML.table(header: table.header, rows: table.rows.map { row in
+                row.cells.enumerated().map { i, cell in row.signs[i] == 0 ? e(cell) : "<span class=\"\(row.signs[i] > 0 ? "pos" : "neg")\">\(e(cell))</span>" }
+            })
+        }
         if showsThresholds {
             body += "<h2>Thresholds</h2>\n<p>\(e(Self.thresholdsCaption)).</p>\n" + ReportHTML.table(header: ["Class"] + (0..<reports.count).map(Self.letter), rows: thresholdRows().map { $0.map(e) })
         }

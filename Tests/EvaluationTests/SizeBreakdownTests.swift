@@ -95,4 +95,24 @@ final class SizeBreakdownTests: XCTestCase {
         XCTAssertNil(try EvaluationJob(dataset: dataset, data: .init(dataset: "/data", split: "val"), predictionsPath: "p.json",
                                        options: EvaluationOptions()).run(predictions: PredictionSet(predictions: [], entries: 0, skipped: [:], notes: [])).report.sizes)
     }
+
+    /// compare puts the per-size means of its reports side by side with deltas (only buckets with boxes).
+    func testCompareShowsTheSizeBreakdownWithDeltas() throws {
+        func report(_ predictions: [PredictedBox]) throws -> EvaluationReport {
+            try EvaluationJob(dataset: twoScreens(), data: .init(dataset: "/data", split: "val"), predictionsPath: "p.json",
+                              options: EvaluationOptions(sizeSchemes: [.coco]))
+                .run(predictions: PredictionSet(predictions: predictions, entries: predictions.count, skipped: [:], notes: [])).report
+        }
+        let a = try report(twoScreensPredictions())
+        let b = try report(twoScreensPredictions().filter { $0.score != 0.6 })  // without Text's false positive
+        let comparison = ReportComparison(labels: ["a", "b"], reports: [a, b])
+        let tables = comparison.sizeTables()
+        XCTAssertEqual(tables.count, 1)
+        XCTAssertEqual(tables[0].rows.map { $0.cells[0] }, ["small (5)"], "medium and large have no boxes")
+        XCTAssertEqual(tables[0].rows[0].signs.last, 1, "b gains")
+        XCTAssertTrue(comparison.markdown().contains("## Mean AP@0.5 by size: COCO sizes (source pixels)"))
+        XCTAssertTrue(comparison.terminal(color: false).contains("small (5)"))
+        XCTAssertEqual(ReportComparison(labels: ["a", "b"], reports: [a, try report([])].map { var r = $0; r.sizes = nil; return r }).sizeTables().count, 0,
+                       "no table unless every report has the scheme")
+    }
 }
