@@ -50,6 +50,16 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
+    /// The threshold strategy is checked with the rest of the config, before any training.
+    func testAThresholdStrategyThatCannotBeUsedIsRefusedAtOnce() {
+        for bad in ["precision:nan", "garbage", "recall:2"] {
+            XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["thresholds=\(bad)"]), bad) { error in
+                XCTAssertTrue("\(error)".contains("(thresholds): unknown threshold strategy"), "\(error)")
+            }
+        }
+        XCTAssertNoThrow(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["thresholds=precision:0.9"]))
+    }
+
     func testUnknownKeySuggestsTheClosestAndNamesTheLine() {
         let yaml = minimal + "\noptimizer:\n  learning_rate: 0.1\n  lr_: 3\n"
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: yaml, file: "e.yaml")) { error in

@@ -1,5 +1,6 @@
 import Data
 import Detection
+import Evaluation
 import Foundation
 import Support
 
@@ -75,6 +76,8 @@ extension ExperimentConfig {
         config.freeze = try readFreeze(top)
         config.validationInterval = try top.int("val_interval", default: config.validationInterval, range: 1...100_000)
         config.thresholdStrategy = try top.string("thresholds", default: config.thresholdStrategy)
+        // Checked now, not in the final reports: `thresholds: precision:nan` trained every epoch, then failed.
+        do { _ = try ThresholdStrategy(parsing: config.thresholdStrategy) } catch { throw top.error("thresholds", "\(error)") }
         config.postprocess = try readPostprocess(top.mapping("postprocess"))
         config.previewImages = try top.int("preview_images", default: config.previewImages, range: 0...64)
         try top.finish()
