@@ -8,13 +8,50 @@ import Support
 /// What `screenlab predict` writes: COCO-style results with file and class names, and the
 /// images with their detections drawn.
 public enum PredictionWriter {
-    /// `[{"image_id": stem, "file_name", "category_id": class index, "category_name", "bbox": [x, y, w, h], "score"}]`
+    /// One id per image, unique among `images`, for predictions.json and the pictures' file names:
+    /// the file's stem; where stems collide (`a.jpg`, `a.png`) the file name; where those collide
+    /// too (`d1/a.jpg`, `d2/a.jpg`) the folders above it, joined by `_`, as far up as it takes;
+    /// the same path given twice gets `-2`, `-3`. (Stems alone gave two inputs one picture and
+    /// one id, silently.) An id never starts with a dot.
+    public static func imageIDs(_ images: [URL]) -> [String] {
+        let components = images.map { $0.standardizedFileURL.pathComponents.filter { $0 != "/" } }
+        var ids = images.map { $0.deletingPathExtension().lastPathComponent }
+        var depth = [Int](repeating: 0, count: images.count)
+        func clashes() -> [Int] {
+            let counts = Dictionary(ids.map { ($0, 1) }, uniquingKeysWith: +)
+            return ids.indices.filter { counts[ids[$0]]! > 1 }
+        }
+        var clashing = clashes()
+        while !clashing.isEmpty {
+            var changed = false
+            for i in clashing where depth[i] < components[i].count {
+                depth[i] += 1
+                ids[i] = components[i].suffix(depth[i]).joined(separator: "_")
+                changed = true
+            }
+            if !changed { break }
+            clashing = clashes()
+        }
+        var seen: [String: Int] = [:]
+        for i in ids.indices {
+            seen[ids[i], default: 0] += 1
+            if seen[ids[i]]! > 1 { ids[i] += "-\(seen[ids[i]]!)" }
+        }
+        return ids.map { $0.hasPrefix(".") ? "_" + $0.dropFirst() : $0 }
+    }
+
+    /// `[{"image_id", "file_name", "category_id": class index, "category_name", "bbox": [x, y, w, h], "score"}]`:
+    /// `image_id` from `imageIDs`, `file_name` the file's name (its path where two names are alike).
     public static func json(_ predictions: [PredictedBox], images: [URL], classes: [String]) -> String {
+        let ids = imageIDs(images)
+        let names = images.map(\.lastPathComponent)
+        let repeated = Set(Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +).filter { $0.value > 1 }.keys)
         var entries: [String] = []
         for p in predictions.sorted(by: { ($0.imageIndex, -$0.score) < ($1.imageIndex, -$1.score) }) {
             let url = images[p.imageIndex]
+            let fileName = repeated.contains(url.lastPathComponent) ? url.path : url.lastPathComponent
             let box = [p.box.x, p.box.y, p.box.width, p.box.height].map { String(format: "%.2f", $0) }.joined(separator: ", ")
-            entries.append("  {\"image_id\": \(JSONWriter.quoted(url.deletingPathExtension().lastPathComponent)), \"file_name\": \(JSONWriter.quoted(url.lastPathComponent)), "
+            entries.append("  {\"image_id\": \(JSONWriter.quoted(ids[p.imageIndex])), \"file_name\": \(JSONWriter.quoted(fileName)), "
                 + "\"category_id\": \(p.classIndex), \"category_name\": \(JSONWriter.quoted(classes[p.classIndex])), \"bbox\": [\(box)], \"score\": \(String(format: "%.5f", p.score))}")
         }
         return "[\n" + entries.joined(separator: ",\n") + "\n]\n"

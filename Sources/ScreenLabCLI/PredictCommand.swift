@@ -46,7 +46,8 @@ struct PredictCommand: ParsableCommand {
             let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
             let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch)
             if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-            let samples = images.map { Sample(id: $0.url.deletingPathExtension().lastPathComponent, imagePath: $0.url.path, width: $0.width, height: $0.height) }
+            let ids = PredictionWriter.imageIDs(images.map(\.url))
+            let samples = zip(images, ids).map { Sample(id: $1, imagePath: $0.url.path, width: $0.width, height: $0.height) }
             let output = try predictor.predict(samples, imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "predicting", showProgress: true)
             output.unreadable.forEach { FileHandle.standardError.write(Data("warning: skipped unreadable image \($0.file) (\($0.reason))\n".utf8)) }
             // A run that decoded nothing has nothing to show: an empty predictions.json and exit 0
@@ -56,15 +57,25 @@ struct PredictCommand: ParsableCommand {
                 throw failure("none of the \(images.count) image(s) could be decoded (see the warnings above); nothing was written to \(out)")
             }
             let folder = try OutputFolder(URL(fileURLWithPath: out), existing: .merge, notReplacing: images.map(\.url) + [URL(fileURLWithPath: weights)])
+            // The folder holds one run's results: a previous run's pictures go (never an input that lives there).
+            let inputs = Set(images.map { $0.url.standardizedFileURL.resolvingSymlinksInPath().path })
+            for sub in ["images", "accessibility"] {
+                let existing = URL(fileURLWithPath: out).appendingPathComponent(sub)
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: existing.path)) ?? []
+                where !inputs.contains(existing.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath().path) {
+                    try folder.removeOnCommit("\(sub)/\(name)")
+                }
+            }
+            try folder.removeOnCommit("contact-sheet.png")
             try folder.write(PredictionWriter.json(output.predictions, images: images.map(\.url), classes: detector.classes), to: "predictions.json")
             var sheet: [RGBImage] = []
             for (index, image) in images.enumerated() {
                 guard let pixels = try? ImageIO.read(image.url) else { continue }
                 let drawn = PredictionWriter.drawn(pixels, output.predictions.filter { $0.imageIndex == index }, classes: detector.classes)
-                try folder.write(try ImageIO.encodePNG(drawn), to: "images/\(image.url.deletingPathExtension().lastPathComponent).png")
+                try folder.write(try ImageIO.encodePNG(drawn), to: "images/\(ids[index]).png")
                 if sheet.count < 16 { sheet.append(drawn) }
                 if accessibility {
-                    let stem = image.url.deletingPathExtension().lastPathComponent
+                    let stem = ids[index]
                     let detections = output.predictions.filter { $0.imageIndex == index }.map {
                         ScreenDetection(classIndex: $0.classIndex, className: detector.classes[$0.classIndex],
                                         box: ScreenRect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height), score: $0.score)

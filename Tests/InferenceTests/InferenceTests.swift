@@ -74,4 +74,11 @@ final class InferenceTests: XCTestCase {
         XCTAssertEqual(parsed[1]["bbox"] as? [Double], [10.13, 20, 30, 40])  // two decimals: a hundredth of a pixel
         XCTAssertEqual(parsed[2]["file_name"] as? String, "b \"quoted\".jpg")
     }
+
+    /// Unique ids: stems, then file names, then folders as far up as it takes, then -2, -3.
+    func testImageIDsStayUniqueWhereStemsCollide() {
+        let urls = ["/s/d1/a.jpg", "/s/d2/a.jpg", "/s/d1/a.png", "/s/b.png", "/s/b.png", "/s/..png"].map { URL(fileURLWithPath: $0) }
+        XCTAssertEqual(PredictionWriter.imageIDs(urls), ["d1_a.jpg", "d2_a.jpg", "a.png", "s_b.png", "s_b.png-2", "_.png"])
+        XCTAssertEqual(PredictionWriter.imageIDs([URL(fileURLWithPath: "/x/a.png"), URL(fileURLWithPath: "/x/c.png")]), ["a", "c"])
+    }
 }

@@ -45,4 +45,32 @@ final class PredictInputTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("images/screen.png").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("images/cut.png").path))
     }
+
+    /// Inputs that share a stem get their own ids and pictures (issue 30: `d1/a.jpg`, `d2/a.jpg`
+    /// and `d1/a.png` gave one picture and detections all saying `a.jpg`), and predicting into
+    /// the same --out again leaves one run's pictures, not the old ones beside the new.
+    func testInputsThatShareAStemKeepTheirOwnResultsAndAReusedOutHoldsOneRun() throws {
+        let folder = try TestFolders.make("predict-stems")
+        let d1 = folder.appendingPathComponent("d1"), d2 = folder.appendingPathComponent("d2")
+        for d in [d1, d2] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(at: Self.screen, to: d1.appendingPathComponent("a.jpg"))
+        try FileManager.default.copyItem(at: Self.screen, to: d2.appendingPathComponent("a.jpg"))
+        // A PNG of the screen: the picture predict draws of it.
+        XCTAssertEqual(try ScreenlabProcess.run(["predict", "--weights", Self.weights, Self.screen.path, "--out", folder.appendingPathComponent("png").path]).status, 0)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("png/images/vins-screen.png"), to: d1.appendingPathComponent("a.png"))
+        let out = folder.appendingPathComponent("out")
+        let first = try ScreenlabProcess.run(["predict", "--weights", Self.weights, d1.appendingPathComponent("a.jpg").path,
+                                              d2.appendingPathComponent("a.jpg").path, d1.appendingPathComponent("a.png").path, "--out", out.path])
+        XCTAssertEqual(first.status, 0, first.output)
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("images").path).sorted()
+        XCTAssertEqual(pictures, ["a.png.png", "d1_a.jpg.png", "d2_a.jpg.png"])
+        let predictions = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [[String: Any]])
+        XCTAssertEqual(Set(predictions.compactMap { $0["image_id"] as? String }), ["a.png", "d1_a.jpg", "d2_a.jpg"])
+        XCTAssertEqual(Set(predictions.compactMap { $0["file_name"] as? String }).count, 3, "alike names are given as paths")
+
+        let second = try ScreenlabProcess.run(["predict", "--weights", Self.weights, Self.screen.path, "--out", out.path])
+        XCTAssertEqual(second.status, 0, second.output)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("images").path), ["vins-screen.png"],
+                       "the earlier run's pictures are gone")
+    }
 }
