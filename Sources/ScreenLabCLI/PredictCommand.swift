@@ -109,7 +109,8 @@ struct PredictCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { problems.append("\(input): no such file or folder"); continue }
             if isFolder.boolValue {
                 let found = (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
-                    .filter { extensions.contains($0.pathExtension.lowercased()) }.sorted { $0.path < $1.path }
+                    // By the name's ending: Foundation gives `..png` no extension, so it was skipped without a word.
+                    .filter { url in extensions.contains { url.lastPathComponent.lowercased().hasSuffix(".\($0)") } }.sorted { $0.path < $1.path }
                 files += found
             } else {
                 files.append(url)

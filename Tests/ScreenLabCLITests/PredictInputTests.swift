@@ -68,6 +68,14 @@ final class PredictInputTests: XCTestCase {
         XCTAssertEqual(Set(predictions.compactMap { $0["image_id"] as? String }), ["a.png", "d1_a.jpg", "d2_a.jpg"])
         XCTAssertEqual(Set(predictions.compactMap { $0["file_name"] as? String }).count, 3, "alike names are given as paths")
 
+        // A folder holding `..png` predicts it too, as `_.png`.
+        let dots = folder.appendingPathComponent("dots")
+        try FileManager.default.createDirectory(at: dots, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: d1.appendingPathComponent("a.png"), to: dots.appendingPathComponent("..png"))
+        let dotted = try ScreenlabProcess.run(["predict", "--weights", Self.weights, dots.path, "--out", folder.appendingPathComponent("dots-out").path])
+        XCTAssertEqual(dotted.status, 0, dotted.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("dots-out/images/_.png.png").path), dotted.output)
+
         let second = try ScreenlabProcess.run(["predict", "--weights", Self.weights, Self.screen.path, "--out", out.path])
         XCTAssertEqual(second.status, 0, second.output)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("images").path), ["vins-screen.png"],
