@@ -90,13 +90,14 @@ extension EvaluationIndex {
                     let bit = UInt16(1) << UInt16(t)
                     var best = -1, bestIoU = threshold, bestIgnored = false
                     // Counted boxes first; ignored ones only when no counted box reached the threshold.
-                    for pass in (area == nil ? [false] : [false, true]) where best < 0 {
+                    for pass in 0..<(area == nil ? 1 : 2) where best < 0 {
+                        let ignoredPass = pass == 1
                         for (j, g) in candidates.enumerated() where matched[g] & bit == 0 {
-                            if let area, area.excludes(gtArea[g], image: p.imageIndex) != pass { continue }
+                            if let area, area.excludes(gtArea[g], image: p.imageIndex) != ignoredPass { continue }
                             if overlaps[j] < bestIoU { continue }
                             bestIoU = overlaps[j]
                             best = g
-                            bestIgnored = pass
+                            bestIgnored = ignoredPass
                         }
                     }
                     if best >= 0 {
