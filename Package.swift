@@ -1,10 +1,12 @@
 // swift-tools-version:6.0
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
-// Dependencies point one way: Kernels → Tensor → Autograd → NN → Detection → Inference →
+// Dependencies point one way: (Tensor, Kernels) → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Typography → Data → (Augment, Evaluation) and
 // Weights, Registry beside them; Inference → Export (ONNX) → CLI; and Accessibility (detections →
-// grouped elements in navigation order) on Imaging (drawing) and Support (JSON) alone. See
-// README.md's architecture picture.
+// grouped elements in navigation order) on Imaging (drawing) and Support (JSON) alone. Tensor,
+// Kernels, Support and Plotting depend on no other target. Every declared dependency is imported
+// and every import declared: Scripts/check-dependencies, run by Scripts/test. See README.md's
+// architecture picture and docs/architecture.md's table.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
@@ -60,9 +62,9 @@ let package = Package(
 
         // Engine.
         .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings + vectorISASettings),
-        .target(name: "Tensor", dependencies: ["Kernels", "Support"]),
+        .target(name: "Tensor"),
         .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings),
-        .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels"]),
+        .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels", "Support"]),
 
         // Pixels and data.
         // Imaging is optimized in debug builds too: tests and data loaders run its pixel loops over
@@ -73,18 +75,18 @@ let package = Package(
         // Optimized in debug builds like Imaging (its blending loop runs over every glyph drawn).
         .target(name: "Typography", dependencies: ["CFreeType", "Imaging"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        .target(name: "Plotting", dependencies: ["Support"]),
-        .target(name: "Data", dependencies: ["Imaging", "Typography", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support", .product(name: "Yams", package: "Yams")],
+        .target(name: "Plotting"),
+        .target(name: "Data", dependencies: ["Imaging", "Typography", "Plotting", "Support"]),
+        .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support"],
                 swiftSettings: kernelSettings),
 
         // Models, scoring, files.
         .target(name: "Detection", dependencies: ["Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
-        .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support", .product(name: "Yams", package: "Yams")]),
-        .target(name: "Weights", dependencies: ["Tensor", "Support", .product(name: "Yams", package: "Yams")], exclude: ["FORMAT.md"]),
+        .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support"]),
+        .target(name: "Weights", dependencies: ["Tensor", "Support"], exclude: ["FORMAT.md"]),
 
         // Running a trained detector: loading it from its weights file, letterbox → detections in source pixels.
-        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "NN", "Tensor", "Kernels", "Support"]),
 
         // What a screen reader would present (Screen Recognition §5.1, 5.5, 5.6): detections →
         // grouped elements → navigation order by XY-cut, as JSON and a numbered picture. Pure
@@ -95,19 +97,17 @@ let package = Package(
         // per-class results, artifacts; run comparison across registry rows, run folders and reports.
         .target(name: "Registry", dependencies: [
             "Evaluation", "Data", "Weights", "Plotting", "Support", .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Yams", package: "Yams"),
         ], exclude: ["SCHEMA.md"]),
 
         // The trainer: experiment configs, the one training step, checkpoints and exact resume, reports.
         .target(name: "Training", dependencies: [
             "Inference", "Registry", "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
-            .product(name: "Yams", package: "Yams"),
         ]),
 
         // `screenlab export --format onnx`: the fused (batch-norm-folded) network as an ONNX model, decode
         // optional, with classes, thresholds, input size and normalization in its metadata.
         .target(name: "Export", dependencies: [
-            "Inference", "Detection", "Weights", "Imaging", "Kernels", "Support",
+            "Inference", "Detection", "Weights", "Kernels", "Support",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["Generated/onnx.proto", "Generated/README.md", "Generated/generate.sh"]),
 
@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: ["Training", "Inference", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
-            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Plotting", "Data", "Augment",
+            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Data", "Augment",
             "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export", "Accessibility",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -124,26 +124,26 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
-        .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels"]),
+        .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels", "Support"]),
         // The small conv net the engine's end-to-end tests train (test support, not a library).
         .target(name: "TestSupport", dependencies: ["NN", "Autograd", "Tensor", "Support"], path: "Tests/TestSupport"),
         .testTarget(name: "NNTests", dependencies: ["NN", "TestSupport", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Imaging"]),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
-        .testTarget(name: "DataTests", dependencies: ["Data", "Imaging"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Tensor"]),
+        .testTarget(name: "DataTests", dependencies: ["Data", "Imaging", "Typography", "Support"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Support"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "TestSupport", "Data", "NN", "Autograd", "Tensor", "Support"]),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data", "Support"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "WeightsTests", dependencies: ["Weights", "Tensor", "Support"], resources: [.copy("Fixtures")]),
         .testTarget(name: "InferenceTests", dependencies: ["Inference", "TestSupport", "Imaging", "Detection", "Evaluation", "Data", "Weights", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
         .testTarget(name: "ExportTests", dependencies: [
             "Export", "TestSupport", "Inference", "Detection", "Weights", "NN", "Autograd", "Tensor", "Support",
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], resources: [.copy("run_onnx.py")]),
-        .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", "Evaluation", "Support", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor", "Support"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor"]),
         .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
