@@ -52,12 +52,12 @@ public struct ScreenErrors: Equatable {
             if best >= 0 { matched[best] = true; outcomes[d] = .hit }
         }
         missed = truths.indices.filter { !matched[$0] }
-        let missedSet = Set(missed)
+        let missed = missed
         detections = zip(kept, outcomes).map { p, outcome in
             if let outcome { return Detection(prediction: p, outcome: outcome) }
             var explained = DetectionOutcome.falsePositive
             var best = Self.placementIoU
-            for g in missedSet.sorted() {
+            for g in missed {
                 let truth = truths[g], overlap = p.box.iou(truth.box)
                 if truth.classIndex == p.classIndex, overlap >= best, overlap < iouThreshold {
                     explained = .badlyPlaced; best = overlap

@@ -192,6 +192,7 @@ struct DataAssignmentCommand: ParsableCommand {
     @Option(help: "Model config (.yaml).") var model = "Configs/models/ui-detector.yaml"
     @Option(help: "assigner.min_positives (0: the paper's rule).") var minPositives = 0
     @Flag(help: "assigner.within_reach.") var withinReach = false
+    @Flag(help: "assigner.smallest_wins.") var smallestWins = false
 
     func validate() throws {
         guard (0...64).contains(minPositives) else { throw usageError("--min-positives must be 0…64, got \(minPositives)") }
@@ -212,8 +213,9 @@ struct DataAssignmentCommand: ParsableCommand {
                 }
             }
             let statistics = try AssignmentStatistics(images: images, classCount: data.classes.count, configuration: configuration,
-                                                      minimumPositives: minPositives, withinReach: withinReach, bucketEdges: [8, 16, 32, 64, 128])
-            print("\(data.samples.count) screens at \(configuration.inputWidth)×\(configuration.inputHeight); ATSS with min_positives \(minPositives), within_reach \(withinReach)")
+                                                      minimumPositives: minPositives, withinReach: withinReach, smallestWins: smallestWins,
+                                                      bucketEdges: [8, 16, 32, 64, 128])
+            print("\(data.samples.count) screens at \(configuration.inputWidth)×\(configuration.inputHeight); ATSS with min_positives \(minPositives), within_reach \(withinReach), smallest_wins \(smallestWins)")
             print("cells: boxes · no positive before the rescue · positives per box · positives beyond the head's reach")
             print(statistics.table(classes: data.classes), terminator: "")
         } catch let error as ValidationError {

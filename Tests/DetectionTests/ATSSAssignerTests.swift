@@ -145,4 +145,24 @@ final class ATSSAssignerTests: XCTestCase {
         XCTAssertEqual(ruled.cells[1][4].beyondReach, 0)
         XCTAssertTrue(ruled.table(classes: ["Container", "Text Field"]).contains("| Container | — | — | — | — | 1 · 0% · 9.0 · 0% | — |"))
     }
+
+    /// Nested boxes: a 40×8 text inside a 64×40 button. The text's positives are the four
+    /// stride-8 points inside it (x 20, 28, 36, 44 on row y 220; IoU 0.078 with their 64×64
+    /// priors, threshold 0.067). The button claims the middle two by IoU (0.564, above its
+    /// threshold ≈ 0.46; the outer two, 0.455, fall under it), so under the paper's rule the text
+    /// keeps two. With `smallestWins` it keeps all four, and the button the points outside it.
+    func testSmallestWinsGivesNestedTextItsPriors() {
+        let grid = PointGrid(inputHeight: 512, inputWidth: 256)
+        let button = Annotation(classIndex: 2, box: BoundingBox(x: 0, y: 200, width: 64, height: 40))
+        let text = Annotation(classIndex: 9, box: BoundingBox(x: 12, y: 216, width: 40, height: 8))
+        func positives(_ result: ATSSAssignment, of g: Int) -> Int { result.targets.groundTruthIndex.filter { $0 == g }.count }
+        let paper = ATSSAssigner(priors: PriorBoxes(points: grid)).assign([button, text])
+        XCTAssertEqual(positives(paper, of: 1), 2, "the button takes two of the text's four points")
+        let nested = ATSSAssigner(priors: PriorBoxes(points: grid), rules: .init(smallestWins: true)).assign([button, text])
+        XCTAssertEqual(positives(nested, of: 1), 4)
+        XCTAssertGreaterThan(positives(nested, of: 0), 0, "the button keeps the points outside the text")
+        for p in nested.targets.positiveIndices where nested.targets.groundTruthIndex[p] == 0 {
+            XCTAssertFalse(text.box.contains(x: Double(grid.x[p]), y: Double(grid.y[p])), "a point inside the text went to the button")
+        }
+    }
 }

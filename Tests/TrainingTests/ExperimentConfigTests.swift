@@ -28,13 +28,16 @@ final class ExperimentConfigTests: XCTestCase {
         let plain = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml")
         XCTAssertEqual(plain.assigner.minimumPositives, 0)
         XCTAssertFalse(plain.assigner.withinReach)
-        let ruled = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["assigner.min_positives=3", "assigner.within_reach=true"])
+        let ruled = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["assigner.min_positives=3", "assigner.within_reach=true", "assigner.smallest_wins=true"])
         XCTAssertEqual(ruled.assigner.minimumPositives, 3)
         XCTAssertTrue(ruled.assigner.withinReach)
+        XCTAssertTrue(ruled.assigner.smallestWins)
+        XCTAssertFalse(plain.assigner.smallestWins)
         XCTAssertEqual(try ExperimentConfig.parse(yaml: ruled.resolvedYAML(), file: "e.yaml").assigner, ruled.assigner)
         let settings = DetectionLossSettings(ruled.loss, assigner: ruled.assigner)
         XCTAssertEqual(settings.minimumPositives, 3)
         XCTAssertTrue(settings.withinReach)
+        XCTAssertTrue(settings.smallestWins)
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["assigner.min_positives=-1"])) { error in
             XCTAssertTrue("\(error)".contains("(assigner.min_positives)"), "\(error)")
         }

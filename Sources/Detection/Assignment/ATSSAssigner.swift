@@ -42,11 +42,16 @@ public struct ATSSAssigner: Sendable {
         public var minimumPositives: Int
         /// Per prior, the farthest (input pixels) a box side may lie from the prior's centre; nil: no limit.
         public var reach: [Float]?
+        /// A prior positive for several boxes goes to the smallest (FCOS's rule) instead of the
+        /// one it overlaps most: UI elements nest (text in a button in a list row), and by IoU
+        /// with a square prior the row wins the priors of the text inside it.
+        public var smallestWins: Bool
 
-        public init(minimumPositives: Int = 0, reach: [Float]? = nil) {
+        public init(minimumPositives: Int = 0, reach: [Float]? = nil, smallestWins: Bool = false) {
             precondition(minimumPositives >= 0, "ATSSAssigner.Rules needs minimumPositives ≥ 0, got \(minimumPositives)")
             self.minimumPositives = minimumPositives
             self.reach = reach
+            self.smallestWins = smallestWins
         }
 
         public static let paper = Rules()
@@ -109,8 +114,13 @@ public struct ATSSAssigner: Sendable {
             thresholds.append(threshold)
             for c in base..<(base + n) {
                 let p = candidates[c], iou = candidateIoUs[c]
-                guard iou >= threshold, iou > assignedIoU[p],
-                      Self.centreLiesInside(Double(priors.centerX[p]), Double(priors.centerY[p]), box) else { continue }
+                guard iou >= threshold, Self.centreLiesInside(Double(priors.centerX[p]), Double(priors.centerY[p]), box) else { continue }
+                if assigned[p] != TargetAssignment.background {
+                    let other = groundTruths[assigned[p]].box
+                    let area = box.width * box.height, otherArea = other.width * other.height
+                    let wins = rules.smallestWins && area != otherArea ? area < otherArea : iou > assignedIoU[p]
+                    guard wins else { continue }
+                }
                 assigned[p] = g
                 assignedIoU[p] = iou
             }
@@ -159,13 +169,14 @@ extension ATSSAssigner {
     /// The training loss's ATSS for a detector's head: on an anchor-free head's points (square
     /// priors of 8 strides, a reach of bins − 1 strides when `withinReach`), or on its anchors
     /// (whose log-scale offsets have no fixed reach).
-    public init(head decoder: HeadDecoder, minimumPositives: Int, withinReach: Bool, rescuesUnmatchedGroundTruths: Bool = true) {
+    public init(head decoder: HeadDecoder, minimumPositives: Int, withinReach: Bool, smallestWins: Bool = false,
+                rescuesUnmatchedGroundTruths: Bool = true) {
         if let points = decoder.points {
             self.init(priors: PriorBoxes(points: points), rescuesUnmatchedGroundTruths: rescuesUnmatchedGroundTruths,
-                      rules: Rules(minimumPositives: minimumPositives, reach: withinReach ? Self.reach(of: decoder) : nil))
+                      rules: Rules(minimumPositives: minimumPositives, reach: withinReach ? Self.reach(of: decoder) : nil, smallestWins: smallestWins))
         } else {
             self.init(priors: PriorBoxes(anchors: decoder.anchors!), rescuesUnmatchedGroundTruths: rescuesUnmatchedGroundTruths,
-                      rules: Rules(minimumPositives: minimumPositives))
+                      rules: Rules(minimumPositives: minimumPositives, smallestWins: smallestWins))
         }
     }
 

@@ -25,10 +25,11 @@ public struct AssignmentStatistics: Equatable {
     /// `images`: each image's boxes in model-input pixels (after the letterbox).
     /// `minimumPositives` and `withinReach`: the experiment's `assigner` keys.
     public init(images: [[Annotation]], classCount: Int, configuration: UIDetectorConfiguration, minimumPositives: Int, withinReach: Bool,
-                bucketEdges: [Double]) throws {
+                smallestWins: Bool = false, bucketEdges: [Double]) throws {
         let decoder = try HeadDecoder(configuration: configuration)
-        let plain = ATSSAssigner(head: decoder, minimumPositives: minimumPositives, withinReach: withinReach, rescuesUnmatchedGroundTruths: false)
-        let rescued = ATSSAssigner(head: decoder, minimumPositives: minimumPositives, withinReach: withinReach)
+        let plain = ATSSAssigner(head: decoder, minimumPositives: minimumPositives, withinReach: withinReach, smallestWins: smallestWins,
+                                 rescuesUnmatchedGroundTruths: false)
+        let rescued = ATSSAssigner(head: decoder, minimumPositives: minimumPositives, withinReach: withinReach, smallestWins: smallestWins)
         let priors = rescued.priors, reach = ATSSAssigner.reach(of: decoder)
         self.bucketEdges = bucketEdges
         var cells = [[Cell]](repeating: [Cell](repeating: Cell(), count: bucketEdges.count + 1), count: classCount)

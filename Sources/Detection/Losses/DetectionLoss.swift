@@ -26,6 +26,8 @@ public struct DetectionLossSettings: Equatable, Sendable {
     public var minimumPositives = 0
     /// ... and, for the anchor-free head, no candidate beyond its reach of bins − 1 strides.
     public var withinReach = false
+    /// ... and a prior claimed by several boxes goes to the smallest.
+    public var smallestWins = false
 
     public init() {}
 }
@@ -56,7 +58,8 @@ public final class DetectionLoss {
         self.settings = settings
         self.classWeights = classWeights.allSatisfy { $0 == 1 } ? nil : classWeights
         decoder = try HeadDecoder(configuration: configuration)
-        staticAssigner = ATSSAssigner(head: decoder, minimumPositives: settings.minimumPositives, withinReach: settings.withinReach)
+        staticAssigner = ATSSAssigner(head: decoder, minimumPositives: settings.minimumPositives, withinReach: settings.withinReach,
+                                      smallestWins: settings.smallestWins)
         alignedAssigner = decoder.points.map { TaskAlignedAssigner(points: $0) }
     }
 

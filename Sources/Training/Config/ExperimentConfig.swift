@@ -48,6 +48,8 @@ public struct ExperimentConfig: Equatable {
         public var minimumPositives = 0
         /// ATSS skips candidates whose box lies beyond the head's reach (bins − 1 strides).
         public var withinReach = false
+        /// ATSS gives a prior claimed by several boxes to the smallest (FCOS), not the one of highest IoU.
+        public var smallestWins = false
     }
 
     public enum OptimizerName: String, CaseIterable, Equatable { case sgd, adamw }

@@ -55,6 +55,7 @@ extension ExperimentConfig {
         }
         config.assigner.minimumPositives = try assigner.int("min_positives", default: 0, range: 0...64)
         config.assigner.withinReach = try assigner.bool("within_reach", default: false)
+        config.assigner.smallestWins = try assigner.bool("smallest_wins", default: false)
         try assigner.finish()
         config.optimizer = try readOptimizer(top.mapping("optimizer"))
         config.schedule = try readSchedule(top.mapping("schedule"))

@@ -35,7 +35,7 @@ extension ExperimentConfig {
             "  weights: {classification: \(number(loss.classificationWeight)), box: \(number(loss.boxWeight)), distribution: \(number(loss.distributionWeight))}",
             "  focal_alpha: \(number(loss.focalAlpha))",
             "  focal_gamma: \(number(loss.focalGamma))",
-            "assigner: {static_epochs: \(assigner.staticEpochs.map(String.init) ?? "all"), min_positives: \(assigner.minimumPositives), within_reach: \(assigner.withinReach)}",
+            "assigner: {static_epochs: \(assigner.staticEpochs.map(String.init) ?? "all"), min_positives: \(assigner.minimumPositives), within_reach: \(assigner.withinReach), smallest_wins: \(assigner.smallestWins)}",
             "optimizer: {name: \(optimizer.name.rawValue), lr: \(number(optimizer.learningRate)), momentum: \(number(optimizer.momentum)), weight_decay: \(number(optimizer.weightDecay)), nesterov: \(optimizer.nesterov), backbone_lr_multiplier: \(number(optimizer.backboneLearningRateMultiplier)), gradient_clip: \(number(optimizer.gradientClip))}",
             "schedule: {warmup_epochs: \(number(schedule.warmupEpochs)), final_factor: \(number(schedule.finalFactor)), warmup_start_factor: \(number(schedule.warmupStartFactor)), decay: \(schedule.cosine ? "cosine" : "linear")}",
             "epochs: \(epochs)",
@@ -70,6 +70,7 @@ extension DetectionLossSettings {
         self.init()
         minimumPositives = assigner?.minimumPositives ?? 0
         withinReach = assigner?.withinReach ?? false
+        smallestWins = assigner?.smallestWins ?? false
         classification = section.classification
         classificationWeight = Float(section.classificationWeight)
         boxWeight = Float(section.boxWeight)
