@@ -21,9 +21,9 @@ final class ShippedModelTests: XCTestCase {
             .predict([sample], imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "shipped", showProgress: false)
         XCTAssertTrue(output.unreadable.isEmpty)
         let names = output.predictions.map { detector.classes[$0.classIndex] }
-        // What the README's picture shows: 17 detections — the header's title and two icons, the
-        // hero photo as one picture, the texts, the pager dots, the two buttons, and the tab bar
-        // and its five items as containers.
+        // What the README's picture shows: 26 detections — the header's title and two icons, the
+        // tab strip, the hero photo as one picture, the texts, the pager dots, the two buttons,
+        // and the tab bar with its items' icons and titles.
         XCTAssertGreaterThanOrEqual(output.predictions.count, 12, "\(names)")
         XCTAssertGreaterThanOrEqual(names.filter { $0 == "Text" }.count, 4, "\(names)")
         XCTAssertEqual(names.filter { $0 == "Picture" }.count, 1, "\(names)")
