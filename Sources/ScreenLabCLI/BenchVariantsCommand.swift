@@ -31,8 +31,7 @@ struct BenchVariantsCommand: ParsableCommand {
 
     func inputs() throws -> [(width: Int, height: Int)?] {
         try [nil] + input.map { text in
-            let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (32...4096).contains(w), (32...4096).contains(h), w % 32 == 0, h % 32 == 0 else {
+            guard let (w, h) = parsePixelSize(text), (32...4096).contains(w), (32...4096).contains(h), w % 32 == 0, h % 32 == 0 else {
                 throw usageError("--input must be WIDTHxHEIGHT in multiples of 32 (32–4096), e.g. 320x640; got '\(text)'")
             }
             return (w, h)

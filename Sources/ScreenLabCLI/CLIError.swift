@@ -31,3 +31,11 @@ enum OptionBounds {
         }
     }
 }
+
+/// "256x512" (or "256X512") as (width, height); nil unless two whole numbers joined by one x.
+/// Callers check the bounds their option allows.
+func parsePixelSize(_ text: String) -> (width: Int, height: Int)? {
+    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+    return (width, height)
+}

@@ -58,8 +58,7 @@ struct EvaluateCommand: ParsableCommand {
     /// `--input-size 256x512` as (width, height), nil when not given.
     func parsedInputSize() throws -> (width: Int, height: Int)? {
         guard let inputSize else { return nil }
-        let parts = inputSize.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...16384).contains(width), (1...16384).contains(height) else {
+        guard let (width, height) = parsePixelSize(inputSize), (1...16384).contains(width), (1...16384).contains(height) else {
             throw usageError("--input-size must be WIDTHxHEIGHT in pixels (1–16384 each), e.g. 256x512; got '\(inputSize)'")
         }
         return (width, height)
