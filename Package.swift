@@ -2,11 +2,12 @@
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: (Tensor, Kernels) → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Typography → Data → (Augment, Evaluation) and
-// Weights, Registry beside them; Inference → Export (ONNX) → CLI; and Accessibility (detections →
-// grouped elements in navigation order) on Imaging (drawing) and Support (JSON) alone. Tensor,
-// Kernels, Support and Plotting depend on no other target. Every declared dependency is imported
-// and every import declared: Scripts/check-dependencies, run by Scripts/test. See README.md's
-// architecture picture and docs/architecture.md's table.
+// Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
+// serve`) → CLI; and Accessibility (detections → grouped elements in navigation order) on Imaging
+// (drawing) and Support (JSON) alone. Tensor, Kernels, Support and Plotting depend on no other
+// target. Every declared dependency is imported and every import declared:
+// Scripts/check-dependencies, run by Scripts/test. See README.md's architecture picture and
+// docs/architecture.md's table.
 import PackageDescription
 
 /// Hot pointer loops: bounds are checked by the callers (the Tensor/Autograd layer), so the
@@ -31,7 +32,7 @@ func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
 
 let package = Package(
     name: "ScreenLab",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
@@ -48,6 +49,8 @@ let package = Package(
         // ONNX export's ModelProto. The generated onnx.pb.swift is committed (Sources/Export/Generated/
         // README.md says how it was made), so builds need only the runtime library, not protoc.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // `screenlab serve`: the HTTP server and router (and its in-process router tests).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries (module maps only; each shim header fails the build with the apt command to run).
@@ -111,12 +114,19 @@ let package = Package(
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], exclude: ["Generated/onnx.proto", "Generated/README.md", "Generated/generate.sh"]),
 
+        // `screenlab serve`: the workbench in a browser — runs, a run, comparison, the screens behind a
+        // confusion cell, per-class thresholds picked on live curves and saved into new weights.
+        .target(name: "Server", dependencies: [
+            "Registry", "Evaluation", "Weights", "Data", "Imaging", "Support",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+
         // Everything `screenlab bench` measures with, kept out of the libraries it measures.
         .target(name: "Benchmarks", dependencies: ["Training", "Inference", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Data", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export", "Accessibility",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export", "Accessibility", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -145,6 +155,11 @@ let package = Package(
         .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor"]),
         .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "Server", "Registry", "Training", "Evaluation", "Weights", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]

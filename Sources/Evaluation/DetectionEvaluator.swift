@@ -105,4 +105,12 @@ public struct DetectionEvaluator {
         }
         return index.confusion(thresholds: thresholds, iouThreshold: options.iouThreshold, classNames: classNames)
     }
+
+    /// What each cell of `confusionMatrix(thresholds:)` holds, entry by entry (same matching).
+    public func confusionEntries(thresholds: [Double]) throws -> [ConfusionEntry] {
+        guard thresholds.count == classNames.count else {
+            throw EvaluationError.invalidOption("need one confidence threshold per class (\(classNames.count)), got \(thresholds.count)")
+        }
+        return index.confusionEntries(thresholds: thresholds, iouThreshold: options.iouThreshold)
+    }
 }

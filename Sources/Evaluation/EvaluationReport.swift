@@ -205,11 +205,23 @@ public struct EvaluationReport: Equatable, Codable {
             let hint = error.kind == .notFound ? "; pass a folder written by `screenlab evaluate --out`" : ""
             throw EvaluationError.badReport(path: url.path, reason: "\(error.reason)\(hint)")
         }
+        let report: EvaluationReport
         do {
-            return (try JSONDecoder().decode(EvaluationReport.self, from: data), url.deletingLastPathComponent())
+            report = try JSONDecoder().decode(EvaluationReport.self, from: data)
         } catch {
             throw EvaluationError.badReport(path: url.path, reason: "not a ScreenLab metrics.json (\(Self.describe(error)))")
         }
+        // Classes are found by name (compare, thresholds, serve): two of one name would silently
+        // read the first one's figures for both.
+        var seen: [String: Int] = [:]
+        for (i, c) in report.classes.enumerated() {
+            if let first = seen[c.name] {
+                throw EvaluationError.badReport(path: url.path, reason: "classes[\(first)] and classes[\(i)] are both named '\(c.name)'; "
+                                                + "class names must be unique (evaluate again with a dataset whose classes are)")
+            }
+            seen[c.name] = i
+        }
+        return (report, url.deletingLastPathComponent())
     }
 
     static func describe(_ error: Error) -> String {

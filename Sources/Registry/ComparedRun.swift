@@ -33,7 +33,7 @@ public struct ComparedRun {
         return try fromRun(try registry().details(argument), label: argument, split: split)
     }
 
-    static func fromRun(_ run: RunResults, label: String, split: String) throws -> ComparedRun {
+    public static func fromRun(_ run: RunResults, label: String, split: String) throws -> ComparedRun {
         let reports = run.artifacts.filter { $0.kind == "report" }
         let folder = reports.first { $0.name == split } ?? reports.first { $0.name == "test" } ?? reports.first { $0.name == "val" }
         guard let folder, FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder.path).appendingPathComponent("metrics.json").path) else {

@@ -149,9 +149,18 @@ public enum RunFolderReader {
             ("config", "resolved", "config.resolved.yaml"), ("plot", "loss", "plots/loss.svg"), ("plot", "map", "plots/map.svg"),
             ("preview", "test", "predictions-test.png"), ("checkpoint", "best", "checkpoints/best"), ("checkpoint", "last", "checkpoints/last"),
         ]
-        return candidates.compactMap { kind, name, relative in
+        let fixed = candidates.compactMap { kind, name, relative in
             let url = folder.appendingPathComponent(relative)
             return FileManager.default.fileExists(atPath: url.path) ? ArtifactRecord(kind: kind, name: name, path: url.path) : nil
+        }
+        // Thresholds saved from `screenlab serve` (picked/STAMP/), so a re-import keeps them.
+        let picked = folder.appendingPathComponent("picked")
+        let stamps = ((try? FileManager.default.contentsOfDirectory(atPath: picked.path)) ?? []).sorted()
+        return fixed + stamps.flatMap { stamp -> [ArtifactRecord] in
+            [("picked-weights", "model.slw"), ("picked-thresholds", "thresholds.yaml")].compactMap { kind, file in
+                let url = picked.appendingPathComponent(stamp).appendingPathComponent(file)
+                return FileKind.of(url.path) == .regularFile ? ArtifactRecord(kind: kind, name: stamp, path: url.path) : nil
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Support
 
 /// Writes: each public method is one transaction.
 extension RunRegistry {
@@ -30,6 +31,38 @@ extension RunRegistry {
             try db.execute(sql: "UPDATE runs SET status = ?, stop_reason = ?, finished_at = coalesce(?, finished_at), updated_at = ? WHERE id = ?",
                            arguments: [status.rawValue, reason, finished, Self.timestamp(), runID])
         }
+    }
+
+    /// What `runs import` did with a folder.
+    public enum ImportOutcome: Equatable {
+        case added
+        /// The registry had the run from this folder: its rows were replaced by the folder's.
+        case updated
+        /// The registry had the run from a folder that no longer exists: the run now points here.
+        case moved(from: String)
+    }
+
+    /// `runs import`: records a run folder's run, unless the registry already has that run id
+    /// from another folder that still exists (a copied run folder would silently take over the
+    /// original's rows) — then it is refused, naming both, unless `replace` says so.
+    public func importRun(_ results: RunResults, replace: Bool = false) throws -> ImportOutcome {
+        let outcome: ImportOutcome
+        if let existing = try? run(results.run.id) {
+            let old = existing.runFolder.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path }
+            let new = results.run.runFolder.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path }
+            if old == nil || old == new {
+                outcome = .updated
+            } else if let old, FileKind.of(old) == .directory, !replace {
+                throw RegistryError.badRunFolder(folder: new ?? results.run.id, reason: "run \(results.run.id) is already in the registry from \(old), "
+                    + "which still exists; this folder has the same run id (a copy?). Nothing was changed; give --replace to point the run at this folder")
+            } else {
+                outcome = .moved(from: existing.runFolder ?? "")
+            }
+        } else {
+            outcome = .added
+        }
+        try record(results)
+        return outcome
     }
 
     /// The whole run at once (the trainer's end, `runs import`): the row, and its epochs,
@@ -63,6 +96,18 @@ extension RunRegistry {
             }
             try db.execute(sql: "DELETE FROM thresholds WHERE run_id = ?", arguments: [runID])
             try Self.insert(thresholds, runID: runID, in: db)
+            for a in artifacts { try Self.upsert(a, runID: runID, in: db) }
+            try db.execute(sql: "UPDATE runs SET updated_at = ? WHERE id = ?", arguments: [Self.timestamp(), runID])
+        }
+    }
+
+    /// Files made for a run after it ended (thresholds saved from `screenlab serve`), added beside
+    /// its others; the run's own thresholds rows are left as they are.
+    public func recordArtifacts(_ artifacts: [ArtifactRecord], runID: String) throws {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM runs WHERE id = ?", arguments: [runID]) != nil else {
+                throw RegistryError.unknownRun(file: file.path, id: runID, suggestions: [])
+            }
             for a in artifacts { try Self.upsert(a, runID: runID, in: db) }
             try db.execute(sql: "UPDATE runs SET updated_at = ? WHERE id = ?", arguments: [Self.timestamp(), runID])
         }

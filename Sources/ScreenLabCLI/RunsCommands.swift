@@ -62,10 +62,15 @@ struct RunsShowCommand: ParsableCommand {
 struct RunsImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Add existing run folders (summary.json, metrics.csv, config.resolved.yaml) to the registry.",
-        discussion: "DIR is a run folder, an experiment's folder or Experiments/runs. Importing again replaces a run's rows with the folder's (idempotent).")
+        discussion: """
+        DIR is a run folder, an experiment's folder or Experiments/runs. Importing again replaces a run's rows with the folder's \
+        (idempotent); a run whose registered folder is gone now points at the imported one. A folder whose run id the registry \
+        has from another folder that still exists (a copy) is refused unless --replace.
+        """)
 
     @OptionGroup var options: RegistryOptions
     @Argument(help: "Run folders, or folders holding them.") var folders: [String]
+    @Flag(help: "Point a run id the registry has from another, existing folder at the imported folder instead.") var replace = false
 
     func run() throws {
         let registry = try options.open()
@@ -76,9 +81,11 @@ struct RunsImportCommand: ParsableCommand {
             for folder in runs {
                 do {
                     let results = try RunFolderReader.read(folder)
-                    try registry.record(results)
+                    let outcome = try registry.importRun(results, replace: replace)
                     imported += 1
-                    print("\(results.run.id)  \(results.run.experiment)  \(results.run.status.rawValue)  \(results.epochs.count) epochs")
+                    let moved: String
+                    if case .moved(let from) = outcome { moved = "  (was \(from))" } else { moved = "" }
+                    print("\(results.run.id)  \(results.run.experiment)  \(results.run.status.rawValue)  \(results.epochs.count) epochs\(moved)")
                 } catch let error as RegistryError {
                     if case .badRunFolder = error {
                         refused += 1

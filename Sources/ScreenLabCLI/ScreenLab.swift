@@ -20,6 +20,7 @@ struct ScreenLab: ParsableCommand {
             ErrorsCommand.self,
             ThresholdsCommand.self,
             CompareCommand.self,
+            ServeCommand.self,
             WeightsCommand.self,
             ExportCommand.self,
             BenchCommand.self,

@@ -110,13 +110,8 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
             throw usageError("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
         }
         let picked = try reportingErrors { try pickedThresholds(thresholds) }
-        let updated = try reportingErrors { () -> WeightsFile in
-            let weights = try WeightsFile.read(contentsOf: input)
-            try weights.checkFinite(file: file)
-            let updated = try weights.settingThresholds(try picked.headerThresholds(forClasses: weights.header.classes),
-                                                        file: output.relativePath)
-            try updated.write(to: output, notReplacing: [input, URL(fileURLWithPath: thresholds)])
-            return updated
+        let updated = try reportingErrors {
+            try WeightsFile.writeWithThresholds(from: input, picked: picked, to: output, keeping: [URL(fileURLWithPath: thresholds)])
         }
         let set = updated.header.thresholds ?? []
         print("wrote \(output.relativePath) with thresholds for \(set.count) of \(updated.header.classes.count) classes "

@@ -1,3 +1,4 @@
+import Foundation
 /// The thresholds `screenlab thresholds pick` wrote to a `thresholds.yaml`, as plain values.
 /// Evaluation's `ThresholdFile` parses the YAML (one parser) and the caller copies its rows
 /// here, since Weights does not depend on Evaluation.
@@ -77,4 +78,22 @@ public struct PickedThresholds: Equatable, Sendable {
     /// Classes whose confidence came from the max-F1 fallback: the header keeps the confidence
     /// and its scores but not the flag (format 1.x has no field for it), so callers say so.
     public var fallbackClasses: [String] { rows.filter { $0.fellBack && $0.confidence != nil }.map(\.className) }
+}
+
+extension WeightsFile {
+    /// `weights set-thresholds` (and `screenlab serve`'s Save): the weights of `input` with
+    /// `picked` in their header, written to a new file `output` (atomically; never over `input`
+    /// or any of `keeping`). The tensors are copied unchanged.
+    @discardableResult
+    public static func writeWithThresholds(from input: URL, picked: PickedThresholds, to output: URL, keeping: [URL] = []) throws -> WeightsFile {
+        guard output.standardizedFileURL.resolvingSymlinksInPath() != input.standardizedFileURL.resolvingSymlinksInPath() else {
+            throw WeightsError.invalidHeader(file: output.relativePath, key: "thresholds",
+                                             reason: "the new weights file must differ from \(input.relativePath): the original is kept")
+        }
+        let weights = try WeightsFile.read(contentsOf: input)
+        try weights.checkFinite(file: input.relativePath)
+        let updated = try weights.settingThresholds(try picked.headerThresholds(forClasses: weights.header.classes), file: output.relativePath)
+        try updated.write(to: output, notReplacing: [input] + keeping)
+        return updated
+    }
 }

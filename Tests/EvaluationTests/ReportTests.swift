@@ -60,6 +60,15 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(csv.split(separator: "\n").count, 5, "header + one line per distinct score")
         // The report reads back.
         XCTAssertEqual(try EvaluationReport.load(folder.path).report, outcome.report)
+        // A hand-edited report with two classes of one name is refused, naming both (compare read the first for both).
+        var edited = json
+        var twice = classes
+        twice[1]["name"] = "Text"
+        edited["classes"] = twice
+        try JSONSerialization.data(withJSONObject: edited).write(to: folder.appendingPathComponent("metrics.json"))
+        XCTAssertThrowsError(try EvaluationReport.load(folder.path)) { error in
+            XCTAssertTrue("\(error)".contains("classes[0] and classes[1] are both named 'Text'"), "\(error)")
+        }
     }
 
     func testPickOnValReportOnTestKeepsTheSplitsApart() throws {

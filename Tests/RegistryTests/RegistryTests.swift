@@ -104,6 +104,35 @@ final class RegistryRecordingTests: XCTestCase {
         XCTAssertEqual(try reopened.run("live").status, .running, "a live process keeps its run running")
     }
 
+    /// A copied run folder carries its run id: importing it must not silently move the original's
+    /// rows. A folder whose registered home is gone is a move, and is followed.
+    func testImportOfACopyIsRefusedUnlessReplacedAndAMovedFolderIsFollowed() throws {
+        let root = try RunFolderFixture.temporaryFolder()
+        let original = try RunFolderFixture.write(in: root.appendingPathComponent("runs"), id: "20261124-010000-11")
+        let copy = root.appendingPathComponent("copy/tiny/20261124-010000-11")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: original, to: copy)
+        // A threshold save from `serve` lives in picked/STAMP and survives a re-import.
+        let picked = original.appendingPathComponent("picked/20261127-150000")
+        try FileManager.default.createDirectory(at: picked, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: picked.appendingPathComponent("thresholds.yaml"))
+        let registry = try RunRegistry(file: root.appendingPathComponent("runs.sqlite"))
+
+        XCTAssertEqual(try registry.importRun(try RunFolderReader.read(original)), .added)
+        XCTAssertEqual(try registry.importRun(try RunFolderReader.read(original)), .updated)
+        XCTAssertEqual(try registry.artifacts(of: "20261124-010000-11").filter { $0.kind == "picked-thresholds" }.map(\.name), ["20261127-150000"])
+        XCTAssertThrowsError(try registry.importRun(try RunFolderReader.read(copy))) { error in
+            XCTAssertTrue("\(error)".contains("already in the registry from \(original.standardizedFileURL.path)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("--replace"), "\(error)")
+        }
+        XCTAssertEqual(try registry.run("20261124-010000-11").runFolder, original.standardizedFileURL.path, "nothing changed")
+        XCTAssertEqual(try registry.importRun(try RunFolderReader.read(copy), replace: true), .moved(from: original.standardizedFileURL.path))
+        XCTAssertEqual(try registry.run("20261124-010000-11").runFolder, copy.standardizedFileURL.path)
+        // The copy's registered folder disappears: importing the original again follows it without --replace.
+        try FileManager.default.removeItem(at: copy)
+        XCTAssertEqual(try registry.importRun(try RunFolderReader.read(original)), .moved(from: copy.standardizedFileURL.path))
+    }
+
     func testImportIsIdempotentAndReadsEveryTable() throws {
         let root = try RunFolderFixture.temporaryFolder()
         let runs = root.appendingPathComponent("runs")

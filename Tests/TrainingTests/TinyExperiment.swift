@@ -2,39 +2,13 @@ import Foundation
 import TestSupport
 @testable import Training
 
-/// A detector and experiment small enough for debug-build tests: 64×128 input, width 0.25,
-/// 16 FPN channels, 24 synthetic screens (rendered once per test process into a shared cache).
+/// The tiny experiment of `TinyExperimentFiles` with the trainer options tests use.
 enum TinyExperiment {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let cache = TestFolders.root.appendingPathComponent("synthetic-cache")
+    static let repositoryRoot = TinyExperimentFiles.repositoryRoot
+    static var cache: URL { TinyExperimentFiles.cache }
 
-    /// A fresh folder holding `model.yaml` and `NAME.yaml`; returns the experiment file.
     static func write(name: String = "tiny", extra: String = "", head: String = "anchor-free") throws -> URL {
-        let folder = try TestFolders.make("training")
-        let model = """
-        architecture:
-          name: ui-detector
-          options: {head: \(head), width_multiplier: 0.25, fpn_channels: 16, head_convolutions: 1, distribution_bins: 8}
-        input: {width: 64, height: 128}
-        normalization: {mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]}
-        """
-        try model.write(to: folder.appendingPathComponent("model.yaml"), atomically: true, encoding: .utf8)
-        let experiment = """
-        data:
-          synthetic: {count: 24, seed: 5, screens_per_app: 3, val_fraction: 0.2, test_fraction: 0.2}
-        model: \(folder.appendingPathComponent("model.yaml").path)
-        augment: \(repositoryRoot.appendingPathComponent("Configs/augment/default.yaml").path)
-        epochs: 2
-        batch_size: 4
-        threads: 2
-        workers: 1
-        assigner: {static_epochs: 1}
-        preview_images: 2
-        \(extra)
-        """
-        let file = folder.appendingPathComponent("\(name).yaml")
-        try experiment.write(to: file, atomically: true, encoding: .utf8)
-        return file
+        try TinyExperimentFiles.write(name: name, extra: extra, head: head)
     }
 
     static func options() -> Trainer.Options {
