@@ -74,8 +74,8 @@ struct WeightsImportCommand: ParsableCommand {
             try safetensors.checkFinite(file: input)
             let expected: [(name: String, shape: [Int])]?
             do {
-                expected = try ReferenceDetector.expectedState(architecture: config.architecture.name,
-                                                               options: config.architecture.options, classCount: config.classes.count)
+                expected = try ExpectedModelState.shapes(architecture: config.architecture.name, options: config.architecture.options,
+                                                         classCount: config.classes.count, inputHeight: config.input.height, inputWidth: config.input.width)
             } catch {
                 throw failure("\(model): \(error)")
             }

@@ -33,6 +33,23 @@ final class ReferenceDetectorStateTests: XCTestCase {
         XCTAssertEqual(shapes["backbone.stem.weight"], [32, 3, 3, 3], "stem: 32 · 1.0 channels, 3×3 on RGB")
     }
 
+    /// `weights import` checks a ui-detector file against the model too: a transposed stem or an
+    /// extra tensor imported with exit 0, and predict then refused the file.
+    func testTheUIDetectorsStateIsItsModels() throws {
+        let options = ["width_multiplier": "0.25", "fpn_channels": "16", "head_convolutions": "1", "distribution_bins": "8"]
+        let state = try XCTUnwrap(try ExpectedModelState.shapes(architecture: "ui-detector", options: options, classCount: 13,
+                                                                inputHeight: 128, inputWidth: 64))
+        let model = try UIDetector(configuration: try UIDetectorConfiguration(options: options, classCount: 13, inputHeight: 128, inputWidth: 64))
+        XCTAssertEqual(state.map(\.name), model.stateShapes().map(\.name))
+        XCTAssertEqual(state.map(\.shape), model.stateShapes().map(\.shape))
+        let stem = try XCTUnwrap(state.first { $0.name.hasSuffix("weight") })
+        XCTAssertEqual(stem.shape.count, 4)
+        XCTAssertEqual(stem.shape[1], 3, "the first convolution reads RGB")
+        XCTAssertThrowsError(try ExpectedModelState.shapes(architecture: "ui-detector", options: ["fpn_channels": "0"], classCount: 13,
+                                                           inputHeight: 128, inputWidth: 64))
+        XCTAssertNil(try ExpectedModelState.shapes(architecture: "yolo-nano", options: [:], classCount: 13, inputHeight: 128, inputWidth: 64))
+    }
+
     func testOtherArchitecturesHaveNoModel() throws {
         XCTAssertNil(try ReferenceDetector.expectedState(architecture: "yolo-nano", options: ["depth": "3"], classCount: 13))
     }

@@ -38,6 +38,10 @@ final class KillAndResumeTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.2)
         }
         let paused = try XCTUnwrap(runB, "the child never reached the pause")
+        // While it lives, a second trainer of the same folder is refused (both used to train it).
+        let second = try ScreenlabProcess.run(["train", "--resume", paused.path, "--quiet"])
+        XCTAssertNotEqual(second.status, 0, second.output)
+        XCTAssertTrue(second.output.contains("another process (pid \(child.processIdentifier)) is training this run"), second.output)
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         XCTAssertEqual(child.terminationReason, .uncaughtSignal)

@@ -39,5 +39,13 @@ final class ResumeStateTests: XCTestCase {
             }
         }
         try original.write(to: stateURL)
+
+        // Without overrides.txt the run's --set overrides (here epochs=2) are unknown: refused, not resumed without them.
+        let overrides = trainer.run.url.appendingPathComponent("overrides.txt")
+        XCTAssertEqual(try String(contentsOf: overrides, encoding: .utf8), "epochs=2\n")
+        try FileManager.default.removeItem(at: overrides)
+        XCTAssertThrowsError(try Trainer.resume(trainer.run.url, options: TinyExperiment.options())) { error in
+            XCTAssertTrue("\(error)".contains("overrides.txt is missing"), "\(error)")
+        }
     }
 }

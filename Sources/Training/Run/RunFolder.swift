@@ -55,8 +55,34 @@ public struct RunFolder {
         guard let text = try? String(contentsOf: experimentFile, encoding: .utf8) else {
             throw CheckpointError(folder: url.path, reason: "not a run folder (no experiment.yaml); give the folder `screenlab train` printed last")
         }
-        let overrides = ((try? String(contentsOf: overridesFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        return (text, overrides)
+        // Every run folder gets overrides.txt at its start (empty without --set): a missing one
+        // would resume silently without the run's overrides, training a different config.
+        guard let overridesText = try? String(contentsOf: overridesFile, encoding: .utf8) else {
+            throw CheckpointError(folder: url.path, reason: "overrides.txt is missing or unreadable, so the run's --set overrides are unknown; "
+                                  + "restore it (one KEY=VALUE per line; an empty file if the run had none) and resume again")
+        }
+        return (text, overridesText.split(separator: "\n").map(String.init))
+    }
+
+    /// Takes `.lock` in the folder until the returned lock is released. flock: the kernel
+    /// releases it when the process ends, even on kill -9, so a stale lock never blocks. Two
+    /// `--resume` of one folder would otherwise both train and overwrite each other's checkpoints.
+    func lock() throws -> RunFolderLock {
+        let path = url.appendingPathComponent(".lock").path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw CheckpointError(folder: url.path, reason: "cannot open its lock file \(path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            close(fd)
+            throw CheckpointError(folder: url.path, reason: "another process\(holder.isEmpty ? "" : " (pid \(holder))") is training this run; "
+                                  + "wait for it to end (or stop it), then resume")
+        }
+        let pid = Data("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, pid.count, 0) }
+        return RunFolderLock(fd: fd)
     }
 
     /// The experiment name the run started under, as config.resolved.yaml recorded it. Resuming
@@ -78,4 +104,15 @@ public struct RunFolder {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try AtomicFile.write(data, to: statusFile)
     }
+}
+
+/// The held lock of a run folder (`RunFolder.lock()`), released by `release()` or when it goes away.
+final class RunFolderLock {
+    private var fd: Int32
+    init(fd: Int32) { self.fd = fd }
+    func release() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+    deinit { release() }
 }

@@ -101,6 +101,9 @@ public final class Trainer {
     /// Trains to the end (or the budget), then writes the reports; returns the summary.
     @discardableResult
     public func train() throws -> RunSummary {
+        // One process trains a run folder at a time (two `--resume` of one folder both trained).
+        let lock = try run.lock()
+        defer { lock.release() }
         interruption.install()
         defer { interruption.uninstall() }
         try setup.writeRunFiles(to: run, state: state)
