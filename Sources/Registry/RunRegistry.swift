@@ -102,6 +102,9 @@ public final class RunRegistry {
     /// "table … already exists" (not BUSY). The goal is the current schema, so once the other
     /// opener has completed it that is success; otherwise the step is retried until the timeout.
     private func migrateOnce(_ migrator: DatabaseMigrator) throws {
+        // A registry already at the current schema needs no write: readers (`runs list`, `serve`)
+        // open it without waiting for a training's write transaction to end.
+        if try pool.read(migrator.hasCompletedMigrations) { return }
         let deadline = Date().addingTimeInterval(busyTimeout)
         while true {
             do {

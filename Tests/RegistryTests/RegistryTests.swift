@@ -104,6 +104,35 @@ final class RegistryRecordingTests: XCTestCase {
         XCTAssertEqual(try reopened.run("live").status, .running, "a live process keeps its run running")
     }
 
+    /// Readers never wait: opening the registry and listing runs while another connection holds
+    /// a write transaction returns at once (opening used to run the migrator, a write, and wait
+    /// the whole busy timeout).
+    func testOpeningAndListingDoNotWaitForAWriter() throws {
+        let root = try RunFolderFixture.temporaryFolder()
+        let file = root.appendingPathComponent("runs.sqlite")
+        let registry = try RunRegistry(file: file)
+        try registry.record(try RunFolderReader.read(try RunFolderFixture.write(in: root.appendingPathComponent("runs"), id: "20261124-010000-11")))
+        // Another connection holds the write lock (an UPDATE inside an open transaction) until released.
+        let writer = try DatabaseQueue(path: file.path)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? writer.write { db in
+                try db.execute(sql: "UPDATE runs SET experiment = experiment")
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        holding.wait()
+        let started = Date()
+        let reader = try RunRegistry(file: file, busyTimeout: 15)
+        XCTAssertEqual(try reader.runs().map(\.id), ["20261124-010000-11"])
+        let waited = Date().timeIntervalSince(started)
+        release.signal()
+        done.wait()
+        XCTAssertLessThan(waited, 5, "well under the 15-second busy timeout")
+    }
+
     /// A copied run folder carries its run id: importing it must not silently move the original's
     /// rows. A folder whose registered home is gone is a move, and is followed.
     func testImportOfACopyIsRefusedUnlessReplacedAndAMovedFolderIsFollowed() throws {

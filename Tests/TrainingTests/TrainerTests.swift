@@ -9,6 +9,19 @@ import XCTest
 @testable import Training
 
 final class TrainerTests: XCTestCase {
+    /// A run that cannot start (here: a split the data does not have) leaves no run folder behind.
+    func testARunThatCannotStartLeavesNoFolder() throws {
+        let experiment = try TinyExperiment.write(name: "orphan")
+        var options = TinyExperiment.options()
+        let runs = experiment.deletingLastPathComponent().appendingPathComponent("runs")
+        options.runsFolder = runs
+        XCTAssertThrowsError(try Trainer.start(experiment: experiment, overrides: ["data.train=nope"], options: options)) { error in
+            XCTAssertTrue("\(error)".contains("nope"), "\(error)")
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: runs.appendingPathComponent("orphan").path)) ?? []
+        XCTAssertEqual(left, [], "no orphan run folder")
+    }
+
     func testARunWritesEveryArtifactAndItsConfigReadsBack() throws {
         let file = try TinyExperiment.write()
         var options = TinyExperiment.options()

@@ -61,7 +61,14 @@ public final class Trainer {
             overrides.append("init=\(weights)")
         }
         let run = try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides, config: config)
-        return try Trainer(config: config, run: run, root: root, checkpoint: nil, options: options)
+        do {
+            return try Trainer(config: config, run: run, root: root, checkpoint: nil, options: options)
+        } catch {
+            // Nothing was trained (bad data, an unloadable init): a folder holding only the config
+            // would be an orphan run that `runs import` and resume trip over.
+            try? FileManager.default.removeItem(at: run.url)
+            throw error
+        }
     }
 
     /// Continues the run in `folder` from its last checkpoint, with the config it started with.
@@ -111,13 +118,10 @@ public final class Trainer {
         do {
             if !state.isFinishedTraining { try trainEpochs() }
         } catch let error as TrainingError {
-            state.status = .failed
-            state.stopReason = "\(error)"
-            try? run.writeStatus(state)
-            recorder.stopped(.failed, reason: state.stopReason)
+            markFailed("\(error)")
             throw error
         } catch {
-            recorder.stopped(.failed, reason: "\(error)")
+            markFailed("\(error)")
             throw error
         }
         if state.status == .interrupted {
@@ -126,11 +130,20 @@ public final class Trainer {
         }
         let summary: RunSummary
         do { summary = try RunReports(trainer: self).write() } catch {
-            recorder.stopped(.failed, reason: "\(error)")
+            markFailed("\(error)")
             throw error
         }
         recorder.finished(self, summary: summary)
         return summary
+    }
+
+    /// status.json and the registry say failed together (status.json stayed `running` when the
+    /// reports or anything outside the epoch loop failed).
+    private func markFailed(_ reason: String) {
+        state.status = .failed
+        state.stopReason = reason
+        try? run.writeStatus(state)
+        recorder.stopped(.failed, reason: reason)
     }
 
     private func trainEpochs() throws {
