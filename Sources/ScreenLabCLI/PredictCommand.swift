@@ -73,7 +73,11 @@ struct PredictCommand: ParsableCommand {
                 guard let pixels = try? ImageIO.read(image.url) else { continue }
                 let drawn = PredictionWriter.drawn(pixels, output.predictions.filter { $0.imageIndex == index }, classes: detector.classes)
                 try folder.write(try ImageIO.encodePNG(drawn), to: "images/\(ids[index]).png")
-                if sheet.count < 16 { sheet.append(drawn) }
+                // The contact sheet keeps thumbnails: 16 full-size pictures held until the end exhausted memory on large images.
+                if sheet.count < 16 {
+                    let scale = min(1, 640 / Double(max(drawn.height, 1)))
+                    sheet.append(scale < 1 ? drawn.resized(width: max(1, Int(Double(drawn.width) * scale)), height: 640) : drawn)
+                }
                 if accessibility {
                     let stem = ids[index]
                     let detections = output.predictions.filter { $0.imageIndex == index }.map {

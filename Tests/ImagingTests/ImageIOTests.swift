@@ -46,6 +46,29 @@ final class ImageIOTests: XCTestCase {
         }
     }
 
+    /// A valid 16384×16384 PNG took 1.6 GB to decode: sizes past 2²⁶ pixels (67 MP, twice an 8K
+    /// screen) are refused from the header, before any pixel is allocated; 8192×8192 still passes.
+    func testImagesLargerThanAnyScreenAreRefusedFromTheHeader() throws {
+        let folder = try Fixtures.scratchFolder("huge")
+        var bytes = [UInt8](try ImageIO.encodePNG(RGBImage(width: 1, height: 1, fill: RGB(0, 0, 0))))
+        func claim(_ width: UInt32, _ height: UInt32) throws -> URL {
+            for (offset, value) in [(16, width), (20, height)] {
+                for k in 0..<4 { bytes[offset + k] = UInt8((value >> (24 - 8 * UInt32(k))) & 0xFF) }
+            }
+            let url = folder.appendingPathComponent("\(width)x\(height).png")
+            try Data(bytes).write(to: url)
+            return url
+        }
+        XCTAssertEqual(try ImageIO.readSize(try claim(8192, 8192)).width, 8192)
+        for (width, height) in [(8193, 8192), (16384, 16384)] {
+            let url = try claim(UInt32(width), UInt32(height))
+            assertImageError(.unsupported, naming: url.path) { try ImageIO.readSize(url) }
+            XCTAssertThrowsError(try ImageIO.readSize(url)) { error in
+                XCTAssertTrue("\(error)".contains("67108864-pixel limit") && "\(error)".contains("scale the image down"), "\(error)")
+            }
+        }
+    }
+
     func testFormatIsSniffedNotTakenFromExtension() throws {
         let folder = try Fixtures.scratchFolder("sniff")
         let disguised = folder.appendingPathComponent("really-a-png.jpg")

@@ -130,9 +130,11 @@ enum PNGCodec {
 }
 
 /// Sizes beyond any screenshot are refused before allocating (a corrupt header can claim 2³¹ px).
+/// 2²⁶ pixels (67 MP: an 8K screen is 33 MP, the largest iPad 5.6 MP) decode into 200 MB of RGB;
+/// the old 2²⁸ let one valid 16384×16384 PNG take 1.6 GB while decoding and four exhaust the machine.
 enum ImageLimits {
     static let maxSide = 1 << 15
-    static let maxPixels = 1 << 28
+    static let maxPixels = 1 << 26
 
     static func check(width: Int, height: Int, name: String) throws {
         guard width > 0, height > 0 else {
@@ -140,7 +142,7 @@ enum ImageLimits {
         }
         guard width <= maxSide, height <= maxSide, width * height <= maxPixels else {
             throw ImageError(file: name, kind: .unsupported,
-                             detail: "\(width)×\(height) exceeds the \(maxSide)-pixel side / \(maxPixels)-pixel limit")
+                             detail: "\(width)×\(height) exceeds the \(maxSide)-pixel side / \(maxPixels)-pixel limit (no screen is that large; scale the image down first)")
         }
     }
 }
