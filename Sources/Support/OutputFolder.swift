@@ -54,6 +54,9 @@ public final class OutputFolder {
         if existing == .mustBeEmpty, !contents.isEmpty {
             throw FileWriteError(path: target.path, reason: "the folder is not empty; give a new or empty folder")
         }
+        // A killed earlier run into the same place left its staging behind: sweep it.
+        StaleStaging.sweep(in: target.deletingLastPathComponent(), prefix: ".\(target.lastPathComponent).partial-")
+        if kind == .directory { StaleStaging.sweep(in: target, prefix: ".screenlab-partial-") }
         let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         // An existing folder (even empty) is kept and filled, never removed and replaced: it may be
         // the working folder of this process or of the user's shell.

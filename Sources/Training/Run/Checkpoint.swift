@@ -35,6 +35,7 @@ public struct Checkpoint {
         let manager = FileManager.default
         let parent = folder.deletingLastPathComponent()
         try manager.createDirectory(at: parent, withIntermediateDirectories: true)
+        StaleStaging.sweep(in: parent)  // a checkpoint that failed on a full disk in a killed run
         let staging = parent.appendingPathComponent(".\(folder.lastPathComponent).tmp-\(getpid())")
         try? manager.removeItem(at: staging)
         try manager.createDirectory(at: staging, withIntermediateDirectories: true)

@@ -44,6 +44,7 @@ public struct ExperimentData {
         let manager = FileManager.default
         if !manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
             try manager.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+            StaleStaging.sweep(in: cacheFolder)  // renders of killed runs (12 MB each)
             let temporary = cacheFolder.appendingPathComponent(".\(name).partial-\(getpid())")
             try? manager.removeItem(at: temporary)
             let generator = try SyntheticScreenGenerator(config: config)
