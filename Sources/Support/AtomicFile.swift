@@ -75,7 +75,7 @@ public enum AtomicFile {
     }
 
     /// Foundation's error text without the "NSCocoaErrorDomain error 256" boilerplate.
-    static func plainReason(_ error: Error) -> String {
+    public static func plainReason(_ error: Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

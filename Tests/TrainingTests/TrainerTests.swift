@@ -20,6 +20,11 @@ final class TrainerTests: XCTestCase {
         }
         let left = (try? FileManager.default.contentsOfDirectory(atPath: runs.appendingPathComponent("orphan").path)) ?? []
         XCTAssertEqual(left, [], "no orphan run folder")
+        // `--runs /dev/null` names what it is instead of a raw Cocoa error.
+        options.runsFolder = URL(fileURLWithPath: "/dev/null")
+        XCTAssertThrowsError(try Trainer.start(experiment: experiment, overrides: [], options: options)) { error in
+            XCTAssertTrue("\(error)".contains("/dev/null") && "\(error)".contains("not a folder; give --runs a folder"), "\(error)")
+        }
     }
 
     func testARunWritesEveryArtifactAndItsConfigReadsBack() throws {

@@ -43,7 +43,18 @@ public struct RunFolder {
             suffix += 1
             url = experimentFolder.appendingPathComponent("\(formatter.string(from: Date()))-\(getpid())-\(suffix)")
         }
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // `--runs /dev/null` (or a file) gave a raw Cocoa error: say what is there and what to give.
+        for folder in [experimentFolder.deletingLastPathComponent(), experimentFolder] {
+            let kind = FileKind.of(folder.resolvingSymlinksInPath().path)
+            guard kind == .missing || kind == .directory else {
+                throw CheckpointError(folder: folder.path, reason: "it is \(kind), not a folder; give --runs a folder (new or existing)")
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw CheckpointError(folder: url.path, reason: "cannot create the run folder: \(AtomicFile.plainReason(error))")
+        }
         let run = RunFolder(url: url)
         try AtomicFile.write(experimentText, to: run.experimentFile)
         try AtomicFile.write(overrides.map { $0 + "\n" }.joined(), to: run.overridesFile)
