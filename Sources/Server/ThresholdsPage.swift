@@ -47,7 +47,7 @@ extension Workbench {
         var shownSplit: String?
 
         func curve(_ c: EvaluationReport.ClassReport, in folder: URL) -> OperatingCurve? {
-            try? ReportFiles.readCurveCSV(folder.appendingPathComponent(c.curveCSV), groundTruthCount: c.groundTruth)
+            CurveCache.shared.curve(folder.appendingPathComponent(c.curveCSV), groundTruthCount: c.groundTruth)
         }
     }
 
@@ -273,4 +273,26 @@ struct AnyCodable: Encodable {
     let encode: (Encoder) throws -> Void
     init<T: Encodable>(_ value: T) { encode = value.encode }
     func encode(to encoder: Encoder) throws { try encode(encoder) }
+}
+
+/// Parsed curve files by path and modification time: the picker asks for the same curves on
+/// load, on every strategy and on Save, and vins-ui's val and test curves are 140k lines.
+final class CurveCache: @unchecked Sendable {
+    static let shared = CurveCache()
+    private let lock = NSLock()
+    private var curves: [String: (stamp: Date, curve: OperatingCurve)] = [:]
+
+    func curve(_ url: URL, groundTruthCount: Int) -> OperatingCurve? {
+        let stamp = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
+        let key = "\(url.path)\u{0}\(groundTruthCount)"
+        lock.lock()
+        if let hit = curves[key], hit.stamp == stamp { lock.unlock(); return hit.curve }
+        lock.unlock()
+        guard let curve = try? ReportFiles.readCurveCSV(url, groundTruthCount: groundTruthCount) else { return nil }
+        lock.lock()
+        if curves.count > 512 { curves.removeAll() }  // a bound, not an LRU: a workbench looks at a few runs at a time
+        curves[key] = (stamp, curve)
+        lock.unlock()
+        return curve
+    }
 }
