@@ -1,6 +1,7 @@
 import Data
 import Evaluation
 import Foundation
+import Support
 
 /// `screenlab compare` over runs and reports: the evaluator's per-class comparison (AP@0.5 and
 /// center AP with deltas, thresholds, confusion differences) of those with reports, plus what

@@ -1,6 +1,7 @@
 import Data
 import Evaluation
 import Foundation
+import Support
 import Plotting
 
 /// compare.html: one self-contained page (inline CSS and SVG): the evaluator's comparison

@@ -1,5 +1,6 @@
 import Data
 import Foundation
+import Support
 
 /// What `runs list` and `runs show` print (plain text; the numbers come straight from the rows).
 public enum RunText {

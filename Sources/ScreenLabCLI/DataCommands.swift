@@ -2,6 +2,7 @@ import ArgumentParser
 import Data
 import Detection
 import Foundation
+import Support
 import Imaging
 import Training
 

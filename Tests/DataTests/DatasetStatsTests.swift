@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Data
+import Support
 
 final class DatasetStatsTests: XCTestCase {
     /// yolo-basic: train = screen1 (Text 20x10, Icon 4x4) + screen2 (Container 12x6); val = screen3 (no boxes).
