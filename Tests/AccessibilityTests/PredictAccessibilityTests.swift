@@ -64,7 +64,11 @@ final class PredictAccessibilityTests: XCTestCase {
         let detections = try XCTUnwrap(view["detections"] as? Int)
         XCTAssertEqual(elements.flatMap { $0["members"] as? [[String: Any]] ?? [] }.count, detections)
         XCTAssertLessThan(elements.count, detections, "something was grouped")
-        XCTAssertTrue(boxes.prefix(3).allSatisfy { $0[1] < 50 }, "the navigation bar (title, two icons) comes first: \(boxes.prefix(3))")
+        // The navigation bar (title, two icons) comes first: as three elements, or grouped into
+        // its container (the model shipped on 2026-11-27 evening finds that container).
+        let leading = elements.prefix { (($0["bbox"] as? [Double]) ?? [0, 999])[1] < 50 }
+        let leadingDetections = leading.reduce(0) { $0 + max(1, ($1["members"] as? [[String: Any]])?.count ?? 1) }
+        XCTAssertGreaterThanOrEqual(leadingDetections, 3, "the navigation bar (title, two icons) comes first: \(boxes.prefix(3))")
         let tops = boxes.map { $0[1] }
         XCTAssertTrue(zip(tops, tops.dropFirst()).allSatisfy { $1 > $0 - 30 }, "top down, within a row's height: \(boxes)")
         let bar = try XCTUnwrap(elements.last)
