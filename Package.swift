@@ -117,7 +117,7 @@ let package = Package(
         // `screenlab serve`: the workbench in a browser — runs, a run, comparison, the screens behind a
         // confusion cell, per-class thresholds picked on live curves and saved into new weights.
         .target(name: "Server", dependencies: [
-            "Registry", "Evaluation", "Weights", "Data", "Imaging", "Support",
+            "Registry", "Evaluation", "Weights", "Data", "Imaging", "Plotting", "Support",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
 

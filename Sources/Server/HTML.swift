@@ -1,24 +1,12 @@
 import Foundation
+import Plotting
 
 /// Pieces of the workbench's pages: escaping, the page shell (navigation, styles, script), number
 /// formats. Pages are plain server-rendered HTML; the script only sorts, filters, polls and
 /// moves threshold points, so every figure a test reads is in the HTML or in `data-*` attributes.
 enum HTML {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text and attribute values escaped: the same five characters Plotting's SVG writer escapes.
+    static func escape(_ text: String) -> String { SVG.escape(text) }
 
     /// A query-string or path component (RFC 3986 unreserved characters kept).
     static func urlComponent(_ text: String) -> String {

@@ -83,9 +83,8 @@ actor SplitEvaluationCache {
 
     func evaluation(run: RunResults, split: String, registryFile: URL) async throws -> SplitEvaluation {
         // The run's folder and report time stamp are part of the key: a resumed or re-scored run is scored again.
-        let stamp = (try? RunFiles.report(of: run, split: split).folder).flatMap {
-            try? FileManager.default.attributesOfItem(atPath: $0.appendingPathComponent("metrics.json").path)[.modificationDate] as? Date
-        }
+        let metrics = run.artifacts.first { $0.kind == "report" && $0.name == split }.map { $0.path + "/metrics.json" }
+        let stamp = metrics.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.modificationDate] as? Date }
         let key = "\(run.run.id)\u{0}\(split)\u{0}\(stamp?.timeIntervalSince1970 ?? 0)"
         if let hit = loaded[key] { return hit }
         let evaluation = try await offload { try SplitEvaluation.load(run: run, split: split, registryFile: registryFile) }

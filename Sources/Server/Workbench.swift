@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Registry
+import Support
 
 /// `screenlab serve`: the run registry and its runs' files as a local web app. Pages are
 /// rendered here from the same library calls the commands use (`RunComparison` for compare,
@@ -94,7 +95,7 @@ public struct Workbench: Sendable {
             let problem = WorkbenchError.from(error)
             let status = HTTPResponse.Status(code: problem.status)
             if json {
-                let text = "{\"error\":" + Self.jsonString(problem.description) + "}"
+                let text = "{\"error\":" + JSONWriter.quoted(problem.description) + "}"
                 return Self.text(text, type: "application/json; charset=utf-8", status: status)
             }
             let page = HTML.page(title: "Error \(problem.status)", body: "<h1>\(problem.status) \(HTML.escape(status.reasonPhrase))</h1>\n"
@@ -125,10 +126,6 @@ public struct Workbench: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return text(String(decoding: try encoder.encode(value), as: UTF8.self), type: "application/json; charset=utf-8")
-    }
-
-    static func jsonString(_ text: String) -> String {
-        (try? String(decoding: JSONEncoder().encode([text]), as: UTF8.self).dropFirst().dropLast()).map(String.init) ?? "\"\""
     }
 
     // MARK: Registry access

@@ -159,7 +159,7 @@ enum WorkbenchAssets {
           }
         };
         state.selectConfidence = conf => {
-          // The lowest-index point whose confidence is ≤ conf... i.e. the point "keep score ≥ conf" reaches.
+          // "Keep score ≥ conf": the last point (high → low) whose confidence is still ≥ conf.
           let i = c.points.findIndex(q => q[0] < conf);
           i = i === -1 ? c.points.length - 1 : Math.max(0, i - 1);
           state.select(i);
