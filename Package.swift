@@ -17,14 +17,21 @@ let kernelSettings: [SwiftSetting] = [
 ]
 
 /// Kernels' SIMD8/SIMD16 loops: AVX2 (Haswell and later, incl. Zen) makes the memory-bound
-/// depthwise and batch-norm kernels ~30% faster than the x86-64 SSE2 baseline. Set
+/// depthwise and batch-norm kernels ~30% faster than the x86-64 SSE2 baseline, and in debug builds
+/// (which the tests run) turns each lane's fused multiply-add from a libm call into an instruction. Set
 /// SCREENLAB_PORTABLE=1 when building for a CPU without AVX2 (older than ~2013).
 #if arch(x86_64)
 let vectorISASettings: [SwiftSetting] = Context.environment["SCREENLAB_PORTABLE"] == "1" ? []
-    : [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]
+    : [.unsafeFlags(["-target-cpu", "haswell"])]
 #else
 let vectorISASettings: [SwiftSetting] = []
 #endif
+
+/// Optimized in debug builds too: the tests train, predict and compare whole detectors through these
+/// loops (and start the debug `screenlab` to do it), which -Onone makes 20–50× slower; debugging
+/// these modules is done in a release build with `-g`. @testable imports still work (debug builds
+/// pass -enable-testing).
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt([apt])])
@@ -49,8 +56,12 @@ let package = Package(
         // ONNX export's ModelProto. The generated onnx.pb.swift is committed (Sources/Export/Generated/
         // README.md says how it was made), so builds need only the runtime library, not protoc.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
-        // `screenlab serve`: the HTTP server and router (and its in-process router tests).
+        // `screenlab serve`: the HTTP server and router.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // For the server's in-process router tests only (an embedded channel and a logger for the
+        // request context); both are already in the graph as Hummingbird's own dependencies.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         // System libraries (module maps only; each shim header fails the build with the apt command to run).
@@ -64,32 +75,29 @@ let package = Package(
         .target(name: "Support", dependencies: [.product(name: "Yams", package: "Yams")]),
 
         // Engine.
-        .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings + vectorISASettings),
-        .target(name: "Tensor"),
-        .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings),
-        .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels", "Support"]),
+        .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings + vectorISASettings + optimizedInDebug),
+        .target(name: "Tensor", swiftSettings: optimizedInDebug),
+        .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings + optimizedInDebug),
+        .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels", "Support"], swiftSettings: optimizedInDebug),
 
         // Pixels and data.
-        // Imaging is optimized in debug builds too: tests and data loaders run its pixel loops over
-        // whole screenshots, which -Onone makes ~20× slower.
         .target(name: "Imaging", dependencies: ["CPNG", "CTurboJPEG", "Tensor", "Support"],
-                swiftSettings: kernelSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+                swiftSettings: kernelSettings + optimizedInDebug),
         // Text in real fonts for the synthetic screens: FreeType glyphs cached as coverage bitmaps.
-        // Optimized in debug builds like Imaging (its blending loop runs over every glyph drawn).
-        .target(name: "Typography", dependencies: ["CFreeType", "Imaging"],
-                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "Typography", dependencies: ["CFreeType", "Imaging"], swiftSettings: optimizedInDebug),
         .target(name: "Plotting"),
         .target(name: "Data", dependencies: ["Imaging", "Typography", "Plotting", "Support"]),
         .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support"],
-                swiftSettings: kernelSettings),
+                swiftSettings: kernelSettings + optimizedInDebug),
 
         // Models, scoring, files.
-        .target(name: "Detection", dependencies: ["Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
+        .target(name: "Detection", dependencies: ["Data", "NN", "Autograd", "Tensor", "Kernels", "Support"], swiftSettings: optimizedInDebug),
         .target(name: "Evaluation", dependencies: ["Data", "Plotting", "Support"]),
         .target(name: "Weights", dependencies: ["Tensor", "Support"], exclude: ["FORMAT.md"]),
 
         // Running a trained detector: loading it from its weights file, letterbox → detections in source pixels.
-        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "NN", "Tensor", "Kernels", "Support"]),
+        .target(name: "Inference", dependencies: ["Detection", "Weights", "Evaluation", "Data", "Imaging", "NN", "Tensor", "Kernels", "Support"],
+                swiftSettings: optimizedInDebug),
 
         // What a screen reader would present (Screen Recognition §5.1, 5.5, 5.6): detections →
         // grouped elements → navigation order by XY-cut, as JSON and a numbered picture. Pure
@@ -136,7 +144,8 @@ let package = Package(
         .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
         .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels", "Support"]),
         // The small conv net the engine's end-to-end tests train (test support, not a library).
-        .target(name: "TestSupport", dependencies: ["NN", "Autograd", "Tensor", "Support"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NN", "Autograd", "Tensor", "Support"], path: "Tests/TestSupport",
+                swiftSettings: optimizedInDebug),
         .testTarget(name: "NNTests", dependencies: ["NN", "TestSupport", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Imaging"]),
@@ -158,7 +167,8 @@ let package = Package(
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "Registry", "Training", "Evaluation", "Weights", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],

@@ -44,11 +44,7 @@ final class FusedDetectorTests: XCTestCase {
                         let actual = try fused(input)
                         let label = "\(head) stride4 \(stride4) \(fused.denseKernel) dense kernel batch \(batch)"
                         XCTAssertEqual(actual.shape, expected.shape, label)
-                        var worst: Float = 0, largest: Float = 0
-                        for i in 0..<expected.count {
-                            worst = max(worst, abs(actual[flat: i] - expected[flat: i]))
-                            largest = max(largest, abs(expected[flat: i]))
-                        }
+                        let (worst, largest) = Closeness.worstDifference(actual, expected)
                         XCTAssertLessThanOrEqual(worst, 1e-4, "\(label): max |fused − graph| (largest |value| \(largest))")
                         XCTAssertGreaterThan(largest, 0.5, "\(label): outputs this small would make the comparison weak")
                         // Planned buffers are reused: a second call gives the same bits.

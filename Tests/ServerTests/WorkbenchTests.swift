@@ -2,7 +2,7 @@ import Evaluation
 import Foundation
 import GRDB
 import Hummingbird
-import HummingbirdTesting
+import NIOFoundationCompat
 import Registry
 import Weights
 import XCTest
@@ -11,12 +11,11 @@ import XCTest
 /// `screenlab serve` through Hummingbird's in-process router: every page and API answer on two
 /// tiny trained runs, checked against what the libraries compute from the same files.
 final class WorkbenchTests: XCTestCase {
-    func serve(_ registryFile: URL, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let workbench = try Workbench(registryFile: registryFile)
-        try await Application(router: workbench.router()).test(.router, body)
+    func serve(_ registryFile: URL, _ body: (RouterClient) async throws -> Void) async throws {
+        try await body(RouterClient(try Workbench(registryFile: registryFile).router()))
     }
 
-    func get(_ client: any TestClientProtocol, _ uri: String, status: HTTPResponse.Status = .ok, file: StaticString = #filePath,
+    func get(_ client: RouterClient, _ uri: String, status: HTTPResponse.Status = .ok, file: StaticString = #filePath,
              line: UInt = #line) async throws -> String {
         try await client.execute(uri: uri, method: .get) { response in
             XCTAssertEqual(response.status, status, "GET \(uri): \(String(buffer: response.body).prefix(300))", file: file, line: line)
