@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: (Tensor, Kernels) → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Typography → Data → (Augment, Evaluation) and
@@ -56,8 +56,9 @@ let package = Package(
         // ONNX export's ModelProto. The generated onnx.pb.swift is committed (Sources/Export/Generated/
         // README.md says how it was made), so builds need only the runtime library, not protoc.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
-        // `screenlab serve`: the HTTP server and router.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // `screenlab serve`: the HTTP server and router. Without its ConfigurationSupport trait (the
+        // server is configured by `serve`'s flags, not swift-configuration, which would add its build).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         // For the server's in-process router tests only (an embedded channel and a logger for the
         // request context); both are already in the graph as Hummingbird's own dependencies.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
@@ -169,7 +170,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], exclude: ["browser_check.py"]),  // run from its source path by BrowserTests
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]

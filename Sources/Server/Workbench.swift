@@ -27,38 +27,38 @@ public struct Workbench: Sendable {
     /// The router with every route; `Application(router:)` serves it, tests drive it in process.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/") { _, _ in try await self.respond { try await self.runsPage() } }
+        router.get("/") { _, _ in await self.respond { try await self.runsPage() } }
         router.get("/assets/workbench.css") { _, _ in Self.asset(WorkbenchAssets.css, type: "text/css; charset=utf-8") }
         router.get("/assets/workbench.js") { _, _ in Self.asset(WorkbenchAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/runs/:id") { request, context in
-            try await self.respond { try await self.runPage(id: try context.parameters.require("id"), query: Query(request)) }
+            await self.respond { try await self.runPage(id: try context.parameters.require("id"), query: Query(request)) }
         }
         router.get("/runs/:id/examples") { request, context in
-            try await self.respond { try await self.examplesPage(id: try context.parameters.require("id"), query: Query(request)) }
+            await self.respond { try await self.examplesPage(id: try context.parameters.require("id"), query: Query(request)) }
         }
         router.get("/runs/:id/screens/:screen") { request, context in
-            try await self.respond { try await self.screenPicture(id: try context.parameters.require("id"), screen: try context.parameters.require("screen"),
+            await self.respond { try await self.screenPicture(id: try context.parameters.require("id"), screen: try context.parameters.require("screen"),
                                                                   query: Query(request)) }
         }
         router.get("/runs/:id/thresholds") { request, context in
-            try await self.respond { try await self.thresholdsPage(id: try context.parameters.require("id"), query: Query(request)) }
+            await self.respond { try await self.thresholdsPage(id: try context.parameters.require("id"), query: Query(request)) }
         }
         router.get("/runs/:id/files/:kind/:name") { _, context in
-            try await self.respond { try await self.download(id: try context.parameters.require("id"), kind: try context.parameters.require("kind"),
+            await self.respond { try await self.download(id: try context.parameters.require("id"), kind: try context.parameters.require("kind"),
                                                              name: try context.parameters.require("name")) }
         }
-        router.get("/compare") { request, _ in try await self.respond { try await self.comparePage(query: Query(request)) } }
-        router.get("/api/runs") { _, _ in try await self.respond(json: true) { try await self.runsJSON() } }
+        router.get("/compare") { request, _ in await self.respond { try await self.comparePage(query: Query(request)) } }
+        router.get("/api/runs") { _, _ in await self.respond(json: true) { try await self.runsJSON() } }
         router.get("/api/runs/:id/curves") { request, context in
-            try await self.respond(json: true) { try await self.curvesJSON(id: try context.parameters.require("id"), query: Query(request)) }
+            await self.respond(json: true) { try await self.curvesJSON(id: try context.parameters.require("id"), query: Query(request)) }
         }
         router.get("/api/runs/:id/strategy") { request, context in
-            try await self.respond(json: true) { try await self.strategyJSON(id: try context.parameters.require("id"), query: Query(request)) }
+            await self.respond(json: true) { try await self.strategyJSON(id: try context.parameters.require("id"), query: Query(request)) }
         }
         router.post("/api/runs/:id/thresholds") { request, context in
             var request = request
             let id = try context.parameters.require("id")
-            return try await self.respond(json: true) {
+            return await self.respond(json: true) {
                 let body: ByteBuffer
                 do {
                     body = try await request.collectBody(upTo: Self.maximumBodyBytes)
