@@ -2,7 +2,8 @@ import Foundation
 import Support
 
 /// Header-only size reading: PNG IHDR at a fixed offset, JPEG SOF found by hopping over
-/// marker segments (EXIF thumbnails can put it tens of KB in), reading only segment heads.
+/// marker segments (EXIF thumbnails can put it tens of KB in), reading only segment heads and the
+/// EXIF segment (its orientation exchanges width and height for turned photos, as decoding does).
 enum ImageHeader {
     static func readSize(_ url: URL) throws -> (width: Int, height: Int) {
         try withReader(url) { read, _ in
@@ -40,7 +41,12 @@ enum ImageHeader {
 
     static func jpegSize(name: String, read: (Int, Int) throws -> [UInt8]) throws -> (width: Int, height: Int) {
         var size: (width: Int, height: Int)?
+        var orientation = EXIFOrientation.normal
         let end = try JPEGMarkers.walk(read: read) { segment in
+            // EXIF (APP1) comes before the frame header: the size reported is the shown picture's.
+            if segment.marker == 0xE1, let parsed = EXIFOrientation.parse(app1: try read(segment.payloadOffset, segment.payloadLength)) {
+                orientation = parsed
+            }
             guard JPEGMarkers.isStartOfFrame(segment.marker) else { return true }
             // SOF payload: precision (1), height (2), width (2), components…
             let payload = try read(segment.payloadOffset, 5)
@@ -50,7 +56,7 @@ enum ImageHeader {
         }
         if let size {
             try ImageLimits.check(width: size.width, height: size.height, name: name)
-            return size
+            return orientation.exchangesSides ? (size.height, size.width) : size
         }
         switch end {
         case .endOfData, .stopped:

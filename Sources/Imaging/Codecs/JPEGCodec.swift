@@ -5,10 +5,17 @@ import Foundation
 enum JPEGCodec {
     static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
 
-    /// Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs to RGB8.
+    /// Decodes baseline, progressive, grayscale and CMYK/YCCK JPEGs to RGB8, turned as its EXIF
+    /// orientation says (the picture a viewer shows).
     /// Warnings are errors (TJFLAG_STOPONWARNING): libjpeg only *warns* on "Premature end of
     /// JPEG file" and fills the missing rows with grey, which must not reach training.
     static func decode(_ bytes: UnsafeRawBufferPointer, name: String) throws -> RGBImage {
+        let stored = try decodeStored(bytes, name: name)
+        return JPEGMarkers.orientation(read: { JPEGMarkers.slice(bytes, $0, $1) }).apply(to: stored)
+    }
+
+    /// The pixels as stored, before the EXIF orientation.
+    static func decodeStored(_ bytes: UnsafeRawBufferPointer, name: String) throws -> RGBImage {
         guard let handle = tjInitDecompress() else {
             throw ImageError(file: name, kind: .corrupt, detail: "TurboJPEG could not create a decompressor")
         }

@@ -49,6 +49,19 @@ enum JPEGMarkers {
         return found
     }
 
+    /// The EXIF orientation from the first APP1 "Exif" segment before the image data.
+    static func orientation(read: (Int, Int) throws -> [UInt8]) -> EXIFOrientation {
+        var found = EXIFOrientation.normal
+        _ = try? walk(read: read) { segment in
+            guard segment.marker == 0xE1, let parsed = EXIFOrientation.parse(app1: try read(segment.payloadOffset, segment.payloadLength)) else {
+                return true
+            }
+            found = parsed
+            return false
+        }
+        return found
+    }
+
     static func slice(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ count: Int) -> [UInt8] {
         guard offset < bytes.count else { return [] }
         return Array(bytes[offset..<min(bytes.count, offset + count)])
