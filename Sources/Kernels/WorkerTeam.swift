@@ -138,12 +138,16 @@ public final class WorkerTeam: @unchecked Sendable {
             var clock = ContinuousClock.now
             var spins = 0
             var generation = seen
-            while generation == seen {
+            // `stopping` is checked as well as the generation: a helper thread that starts after
+            // `stop()` (a team released right after it was made) reads stop's generation as the
+            // one it has seen, and would otherwise sleep forever while `stop()` waits for it.
+            while generation == seen, !stopping.load(ordering: .sequentiallyConsistent) {
                 spins += 1
                 if spins & 63 == 0, ContinuousClock.now - clock > .seconds(Self.spinSeconds) {
                     wake.lock()
                     sleepers.add(1, ordering: .sequentiallyConsistent)
-                    while claims.load(ordering: .sequentiallyConsistent) >> Self.chunkBits == seen { wake.wait() }
+                    while claims.load(ordering: .sequentiallyConsistent) >> Self.chunkBits == seen,
+                          !stopping.load(ordering: .sequentiallyConsistent) { wake.wait() }
                     sleepers.subtract(1, ordering: .relaxed)
                     wake.unlock()
                     clock = ContinuousClock.now

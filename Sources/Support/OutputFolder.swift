@@ -33,7 +33,9 @@ public final class OutputFolder {
     private let inputs: [URL]
     private let stagingIsInside: Bool
     private var removals: [String] = []
-    private var finished = false
+    private var finished = false { didSet { if finished, let token = signalToken { signalToken = nil; SignalCleanup.unregister(token) } } }
+    /// Removes the staging folder if SIGINT/SIGTERM ends the process before commit or discard.
+    private var signalToken: Int?
 
     /// `inputs`: the command's input files, which a merge must not replace (a results file
     /// kept inside the report folder under an output's name).
@@ -73,6 +75,7 @@ public final class OutputFolder {
         guard mkdir(staging.path, 0o755) == 0 else {
             throw FileWriteError(path: target.path, reason: "cannot create the staging folder \(staging.path): \(String(cString: strerror(errno)))")
         }
+        signalToken = SignalCleanup.register(staging)
     }
 
     deinit { if !finished { discard() } }

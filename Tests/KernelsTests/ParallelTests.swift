@@ -168,4 +168,16 @@ final class ParallelTests: XCTestCase {
             team.stop()
         }
     }
+
+    /// A team stopped before its helper threads have begun (a model made and released at once)
+    /// must not wait for them forever: they used to read stop's generation as the one they had
+    /// seen and sleep. A watchdog turns a hang into a failure.
+    func testATeamStoppedBeforeItsHelpersStartDoesNotHang() {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            for _ in 0..<300 { WorkerTeam(size: 3).stop() }
+            done.signal()
+        }.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 120), .success, "stop() waited for a helper that never woke")
+    }
 }

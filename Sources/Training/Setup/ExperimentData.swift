@@ -47,6 +47,8 @@ public struct ExperimentData {
             StaleStaging.sweep(in: cacheFolder)  // renders of killed runs (12 MB each)
             let temporary = cacheFolder.appendingPathComponent(".\(name).partial-\(getpid())")
             try? manager.removeItem(at: temporary)
+            let cleanup = SignalCleanup.register(temporary)  // Ctrl-C mid-render leaves no 12 MB folder
+            defer { SignalCleanup.unregister(cleanup) }
             let generator = try SyntheticScreenGenerator(config: config)
             let progress = ProgressLine("rendering \(s.count) synthetic screens", total: s.count, unit: "screens")
             var dataset = try generator.dataset(count: s.count, outputFolder: temporary, threads: ProcessInfo.processInfo.activeProcessorCount,

@@ -286,6 +286,9 @@ final class InterruptionFlag: @unchecked Sendable {
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return flag }
 
     func install() {
+        // Staged outputs written during training (reports) are finished or discarded by their
+        // writers as the run stops, not removed under them.
+        SignalCleanup.claim()
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -308,5 +311,6 @@ final class InterruptionFlag: @unchecked Sendable {
         sources = []
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+        SignalCleanup.release()
     }
 }
