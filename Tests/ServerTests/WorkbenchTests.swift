@@ -203,8 +203,12 @@ final class WorkbenchTests: XCTestCase {
             let both = try await self.get(client, "/runs/\(runs.first)/examples?split=test", status: .badRequest)
             XCTAssertTrue(both.contains("name a confusion cell"))
         }
-        // A registry row edited to point outside the run folder is not followed.
-        let queue = try DatabaseQueue(path: runs.registryFile.path)
+        // A registry row edited to point outside the run folder is not followed. (The edit waits
+        // out a busy registry, as `sqlite3` with .timeout would: the last connection of the
+        // served workbench may still be closing, which checkpoints the WAL under a lock.)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: runs.registryFile.path, configuration: configuration)
         try await queue.write { db in
             try db.execute(sql: "UPDATE artifacts SET path = '/etc/passwd' WHERE run_id = ? AND kind = 'weights'", arguments: [runs.first])
         }
