@@ -1,81 +1,80 @@
 import Foundation
 
-/// Staging that SIGINT/SIGTERM must not leave behind. While a command writes into a staging folder
-/// (`OutputFolder`, the synthetic-cache render) the folder is registered here; a signal then removes
-/// every registered folder, says so, and ends the process with status 128 + the signal, as the
-/// signal's default action would. SIGKILL cannot be caught: `StaleStaging` sweeps what it
-/// leaves at the next start.
+/// SIGINT and SIGTERM for the whole process, once the first command asks: staging that a signal
+/// must not leave behind, and the trainer's graceful stop.
+///
+/// While a command writes into a staging folder (`OutputFolder`, the synthetic-cache render) the
+/// folder is registered here; a signal then removes every registered folder, says so, and ends the
+/// process with status 128 + the signal, as the signal's default action would. SIGKILL cannot be
+/// caught: `StaleStaging` sweeps what it leaves at the next start.
 ///
 /// A process that handles the signals itself (the trainer stops at the next step boundary and
-/// checkpoints) claims them with `claim()`; registered folders are then left to their writers,
-/// which finish or discard them as the process winds down.
+/// checkpoints) claims them with `claim(_:)`; its handler is called instead, and registered
+/// folders are left to their writers, which finish or discard them as the process winds down.
+///
+/// The handlers are installed once and never removed: libdispatch on Linux does not re-arm a
+/// signal source made after an earlier one for the same signal was cancelled and the signal's
+/// disposition reset, so a trainer starting after a cache render never heard Ctrl-C.
 public enum SignalCleanup {
     private static let lock = NSLock()
     private static var registered: [Int: String] = [:]
     private static var nextToken = 0
-    private static var claims = 0
+    private static var claimant: (@Sendable (Int32) -> Void)?
     private static var sources: [DispatchSourceSignal] = []
-    private static let signals = [SIGINT, SIGTERM]
 
     /// Registers `url` for removal on a signal; pass the token to `unregister` once it is committed or discarded.
     public static func register(_ url: URL) -> Int {
         lock.lock(); defer { lock.unlock() }
+        installOnce()
         nextToken += 1
         registered[nextToken] = url.path
-        updateHandlers()
         return nextToken
     }
 
     public static func unregister(_ token: Int) {
         lock.lock(); defer { lock.unlock() }
         registered[token] = nil
-        updateHandlers()
     }
 
-    /// The caller handles SIGINT/SIGTERM from now until `release()`.
-    public static func claim() {
+    /// `handler` gets SIGINT/SIGTERM (on a dispatch queue, not in signal context) until `release()`.
+    public static func claim(_ handler: @escaping @Sendable (Int32) -> Void) {
         lock.lock(); defer { lock.unlock() }
-        claims += 1
-        updateHandlers()
+        installOnce()
+        claimant = handler
     }
 
     public static func release() {
         lock.lock(); defer { lock.unlock() }
-        claims = max(0, claims - 1)
-        updateHandlers()
+        claimant = nil
     }
 
-    /// Handlers exist exactly while something is registered and nobody claims the signals, so a
-    /// process with nothing staged keeps the default actions. Called with the lock held.
-    private static func updateHandlers() {
-        let wanted = !registered.isEmpty && claims == 0
-        if wanted, sources.isEmpty {
-            for number in signals {
-                signal(number, SIG_IGN)  // delivered to the dispatch source instead
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { cleanUpAndEnd(number) }
-                source.resume()
-                sources.append(source)
-            }
-        } else if !wanted, !sources.isEmpty {
-            sources.forEach { $0.cancel() }
-            sources = []
-            // A claimant has set its own dispositions; otherwise back to the defaults.
-            if claims == 0 { signals.forEach { signal($0, SIG_DFL) } }
+    /// Called with the lock held.
+    private static func installOnce() {
+        guard sources.isEmpty else { return }
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)  // delivered to the dispatch source instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { received(number) }
+            source.resume()
+            sources.append(source)
         }
     }
 
-    private static func cleanUpAndEnd(_ number: Int32) {
+    private static func received(_ number: Int32) {
         lock.lock()
-        let paths = claims == 0 ? Array(registered.values) : []
-        if claims == 0 { registered = [:] }
+        if let claimant {
+            lock.unlock()
+            claimant(number)
+            return
+        }
+        let paths = Array(registered.values)
+        registered = [:]
         lock.unlock()
-        if paths.isEmpty && claims > 0 { return }
         for path in paths.sorted() {
             try? FileManager.default.removeItem(atPath: path)
             FileHandle.standardError.write(Data("\ninterrupted: removed the unfinished output \(path)\n".utf8))
         }
-        // 128 + the signal, as a shell reports a process the signal ended.
+        // Nobody handles it: end as the default action would, with the status a shell reports.
         exit(128 + number)
     }
 }

@@ -51,4 +51,29 @@ final class InterruptedOutputTests: XCTestCase {
         let out = folder.appendingPathComponent("predicted")
         try interrupt(["predict", "--weights", Self.weights, images.path, "--out", out.path], out: out, with: SIGTERM)
     }
+
+    /// Ctrl-C while training, after the same process rendered its synthetic screens (staging
+    /// registered and released first): the trainer still hears it, stops at a step boundary with
+    /// a checkpoint and says how to resume. (Re-arming the signal handlers per stage lost it.)
+    func testSIGINTDuringTrainingAfterARenderStopsAtAStepWithACheckpoint() throws {
+        let experiment = try TinyExperimentFiles.write(name: "sigint")
+        let folder = experiment.deletingLastPathComponent()
+        let log = folder.appendingPathComponent("train.log")
+        // A seed of its own, so this process renders its screens.
+        let seed = Int(getpid()) % 100_000 + 1000
+        let process = try ScreenlabProcess.start(["train", experiment.path, "--set", "epochs=40", "--set", "data.synthetic.seed=\(seed)",
+                                                  "--runs", folder.appendingPathComponent("runs").path], output: log)
+        defer { if process.isRunning { process.terminate() } }
+        let text = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        for _ in 0..<1200 where process.isRunning && !text().contains("epoch 2/40") { usleep(50_000) }
+        XCTAssertTrue(text().contains("rendered"), "no render in this process: \(text())")
+        XCTAssertTrue(process.isRunning, text())
+        kill(process.processIdentifier, SIGINT)
+        for _ in 0..<1200 where process.isRunning { usleep(50_000) }
+        XCTAssertFalse(process.isRunning, "SIGINT was not heard within 60 s: \(text().suffix(500))")
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, text())
+        XCTAssertTrue(text().contains("stopping after this step"), text())
+        XCTAssertTrue(text().contains("continue with --resume"), text())
+    }
 }

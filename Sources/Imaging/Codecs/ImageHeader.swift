@@ -41,11 +41,12 @@ enum ImageHeader {
 
     static func jpegSize(name: String, read: (Int, Int) throws -> [UInt8]) throws -> (width: Int, height: Int) {
         var size: (width: Int, height: Int)?
-        var orientation = EXIFOrientation.normal
+        var orientation: EXIFOrientation?
         let end = try JPEGMarkers.walk(read: read) { segment in
             // EXIF (APP1) comes before the frame header: the size reported is the shown picture's.
-            if segment.marker == 0xE1, let parsed = EXIFOrientation.parse(app1: try read(segment.payloadOffset, segment.payloadLength)) {
-                orientation = parsed
+            // The first EXIF segment counts, as in decoding.
+            if orientation == nil, segment.marker == 0xE1 {
+                orientation = EXIFOrientation.parse(app1: try read(segment.payloadOffset, segment.payloadLength))
             }
             guard JPEGMarkers.isStartOfFrame(segment.marker) else { return true }
             // SOF payload: precision (1), height (2), width (2), components…
@@ -56,7 +57,7 @@ enum ImageHeader {
         }
         if let size {
             try ImageLimits.check(width: size.width, height: size.height, name: name)
-            return orientation.exchangesSides ? (size.height, size.width) : size
+            return orientation?.exchangesSides == true ? (size.height, size.width) : size
         }
         switch end {
         case .endOfData, .stopped:

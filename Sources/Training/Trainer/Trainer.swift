@@ -281,36 +281,26 @@ public final class Trainer {
 final class InterruptionFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var flag = false
-    private var sources: [DispatchSourceSignal] = []
 
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return flag }
 
+    /// Claims the process's SIGINT/SIGTERM (`SignalCleanup`): staged outputs written during
+    /// training (reports) are finished or discarded by their writers as the run stops, not
+    /// removed under them.
     func install() {
-        // Staged outputs written during training (reports) are finished or discarded by their
-        // writers as the run stops, not removed under them.
-        SignalCleanup.claim()
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                self.lock.lock()
-                let second = self.flag
-                self.flag = true
-                self.lock.unlock()
-                if second { exit(130) }
-                FileHandle.standardError.write(Data("\nstopping after this step (again to stop at once)…\n".utf8))
-            }
-            source.resume()
-            sources.append(source)
-        }
+        SignalCleanup.claim { [weak self] _ in self?.received() }
     }
 
     func uninstall() {
-        sources.forEach { $0.cancel() }
-        sources = []
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
         SignalCleanup.release()
+    }
+
+    private func received() {
+        lock.lock()
+        let second = flag
+        flag = true
+        lock.unlock()
+        if second { exit(130) }
+        FileHandle.standardError.write(Data("\nstopping after this step (again to stop at once)…\n".utf8))
     }
 }
