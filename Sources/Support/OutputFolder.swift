@@ -72,10 +72,13 @@ public final class OutputFolder {
             }
             staging = parent.appendingPathComponent(".\(target.lastPathComponent).partial-\(tag)")
         }
-        guard mkdir(staging.path, 0o755) == 0 else {
-            throw FileWriteError(path: target.path, reason: "cannot create the staging folder \(staging.path): \(String(cString: strerror(errno)))")
-        }
+        // Registered before it exists, so a signal can never find it made and unregistered.
         signalToken = SignalCleanup.register(staging)
+        guard mkdir(staging.path, 0o755) == 0 else {
+            let reason = String(cString: strerror(errno))
+            finished = true  // unregisters it
+            throw FileWriteError(path: target.path, reason: "cannot create the staging folder \(staging.path): \(reason)")
+        }
     }
 
     deinit { if !finished { discard() } }

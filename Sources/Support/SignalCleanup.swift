@@ -71,10 +71,27 @@ public enum SignalCleanup {
         registered = [:]
         lock.unlock()
         for path in paths.sorted() {
-            try? FileManager.default.removeItem(atPath: path)
+            remove(path)
             FileHandle.standardError.write(Data("\ninterrupted: removed the unfinished output \(path)\n".utf8))
         }
         // Nobody handles it: end as the default action would, with the status a shell reports.
         exit(128 + number)
+    }
+
+    /// Workers may still be writing into the folder (`data synth` renders on several threads):
+    /// it is first renamed to a staging name of the same pattern (`…-PID-N` with a new N), so new
+    /// files cannot land in it, then removed, again while a file created just before the rename
+    /// keeps it from being empty. What survives is swept by `StaleStaging` later.
+    private static func remove(_ path: String) {
+        var target = path
+        if let dash = path.lastIndex(of: "-"), path[path.index(after: dash)...].allSatisfy(\.isNumber) {
+            let moved = String(path[...dash]) + String(UInt32.random(in: 0...UInt32.max))
+            if rename(path, moved) == 0 { target = moved }
+        }
+        for _ in 0..<50 {
+            try? FileManager.default.removeItem(atPath: target)
+            if !FileManager.default.fileExists(atPath: target) { return }
+            usleep(10_000)
+        }
     }
 }
