@@ -33,7 +33,7 @@ public final class OutputFolder {
     private let inputs: [URL]
     private let stagingIsInside: Bool
     private var removals: [String] = []
-    private var finished = false { didSet { if finished, let token = signalToken { signalToken = nil; SignalCleanup.unregister(token) } } }
+    private var finished = false
     /// Removes the staging folder if SIGINT/SIGTERM ends the process before commit or discard.
     private var signalToken: Int?
 
@@ -76,12 +76,18 @@ public final class OutputFolder {
         signalToken = SignalCleanup.register(staging)
         guard mkdir(staging.path, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
-            finished = true  // unregisters it
+            finish()
             throw FileWriteError(path: target.path, reason: "cannot create the staging folder \(staging.path): \(reason)")
         }
     }
 
     deinit { if !finished { discard() } }
+
+    /// Committed or discarded: the staging is no longer the signal handler's to remove.
+    private func finish() {
+        finished = true
+        if let token = signalToken { signalToken = nil; SignalCleanup.unregister(token) }
+    }
 
     /// The checked components of `relative`, or an error naming it.
     public static func components(of relative: String) throws -> [String] {
@@ -153,7 +159,7 @@ public final class OutputFolder {
     /// in the staging folder, which is removed.
     public func commit() throws {
         precondition(!finished, "OutputFolder committed twice")
-        defer { finished = true; if FileKind.of(staging.path) == .directory { removeTree(staging.path) } }
+        defer { finish(); if FileKind.of(staging.path) == .directory { removeTree(staging.path) } }
         syncTree(staging.path)
         for relative in removals {
             let url = destination.appendingPathComponent(relative)
@@ -172,8 +178,8 @@ public final class OutputFolder {
 
     /// Removes the staging folder; the destination is untouched.
     public func discard() {
-        finished = true
         removeTree(staging.path)
+        finish()  // after: a signal meanwhile still removes what is left
     }
 
     /// Every staged file is checked against what it would replace before the first one moves,

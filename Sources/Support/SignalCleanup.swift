@@ -12,15 +12,18 @@ import Foundation
 /// checkpoints) claims them with `claim(_:)`; its handler is called instead, and registered
 /// folders are left to their writers, which finish or discard them as the process winds down.
 ///
-/// The handlers are installed once and never removed: libdispatch on Linux does not re-arm a
-/// signal source made after an earlier one for the same signal was cancelled and the signal's
-/// disposition reset, so a trainer starting after a cache render never heard Ctrl-C.
+/// The handlers are installed once and never removed, and they are real `sigaction` handlers that
+/// write the signal's number into a pipe read by one thread of their own (the self-pipe of libuv
+/// and libevent). Two earlier versions used libdispatch signal sources, which on Linux read a
+/// `signalfd` with the disposition set to SIG_IGN: a worker thread that had not blocked the signal
+/// could take it first and ignore it, so 1–3 of 8 interrupted `data synth`/`predict` runs went on
+/// and left their staging; and a source made after an earlier one was cancelled never fired.
 public enum SignalCleanup {
     private static let lock = NSLock()
     private static var registered: [Int: String] = [:]
     private static var nextToken = 0
     private static var claimant: (@Sendable (Int32) -> Void)?
-    private static var sources: [DispatchSourceSignal] = []
+    private static var installed = false
 
     /// Registers `url` for removal on a signal; pass the token to `unregister` once it is committed or discarded.
     public static func register(_ url: URL) -> Int {
@@ -50,13 +53,34 @@ public enum SignalCleanup {
 
     /// Called with the lock held.
     private static func installOnce() {
-        guard sources.isEmpty else { return }
+        guard !installed else { return }
+        installed = true
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            // Without the pipe the signals keep their default action: the process still ends, and
+            // `StaleStaging` sweeps the staging at the next start.
+            FileHandle.standardError.write(Data("warning: cannot create the signal pipe (\(String(cString: strerror(errno)))); Ctrl-C will leave staging folders for the next run to sweep\n".utf8))
+            return
+        }
+        let readEnd = ends[0]
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // not inherited by `bench`'s child processes
+        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // a full pipe drops a repeated signal rather than blocking the handler
+        signalPipeWriteEnd = ends[1]
+        let reader = Thread {
+            var number: Int32 = 0
+            while true {
+                let count = read(readEnd, &number, MemoryLayout<Int32>.size)
+                if count == MemoryLayout<Int32>.size { received(number) } else if count < 0, errno != EINTR { return }
+            }
+        }
+        reader.name = "screenlab.signals"
+        reader.start()
         for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)  // delivered to the dispatch source instead
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { received(number) }
-            source.resume()
-            sources.append(source)
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = writeSignalToPipe
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
         }
     }
 
@@ -94,4 +118,16 @@ public enum SignalCleanup {
             usleep(10_000)
         }
     }
+}
+
+/// The pipe's write end, set once before the handlers are installed (so the handler never runs
+/// the global's lazy initialization).
+private nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
+
+/// Runs in signal context: only async-signal-safe calls (`write`), errno kept for the interrupted code.
+private func writeSignalToPipe(_ number: Int32) {
+    let saved = errno
+    var value = number
+    _ = write(signalPipeWriteEnd, &value, MemoryLayout<Int32>.size)
+    errno = saved
 }

@@ -40,18 +40,12 @@ final class InterruptedOutputTests: XCTestCase {
     }
 
     func testSIGINTDuringDataSynthRemovesItsStaging() throws {
-        // Known race (2026-11-27): in 1–3 of 8 runs the staging survives the signal; skipped until
-        // it is understood (issue 30), so that CI does not flake.
-        throw XCTSkip("staging removal on a signal is racy in 1–3 of 8 runs: being fixed (issue 30)")
         let folder = try TestFolders.make("interrupt-synth")
         let out = folder.appendingPathComponent("screens")
         try interrupt(["data", "synth", "--count", "2000", "--out", out.path], out: out, with: SIGINT)
     }
 
     func testSIGTERMDuringPredictRemovesItsStaging() throws {
-        // Known race (2026-11-27): in 1–3 of 8 runs the staging survives the signal; skipped until
-        // it is understood (issue 30), so that CI does not flake.
-        throw XCTSkip("staging removal on a signal is racy in 1–3 of 8 runs: being fixed (issue 30)")
         let folder = try TestFolders.make("interrupt-predict")
         let images = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)

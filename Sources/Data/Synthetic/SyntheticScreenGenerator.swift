@@ -53,6 +53,9 @@ public struct SyntheticScreenGenerator {
     public func dataset(count: Int, outputFolder: URL, threads: Int = 1, progress: ProgressLine? = nil) throws -> Dataset {
         guard count >= 0 else { throw SyntheticError.badSetting("count", "\(count)", "use a count of 0 or more") }
         let images = outputFolder.appendingPathComponent("images")
+        // The folders are made once, here; the workers only create files, so a staging folder
+        // that Ctrl-C removes (`SignalCleanup`) is not made again by a worker's next screen.
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         var samples = [Sample?](repeating: nil, count: count)
         var firstError: Error?
         let lock = NSLock()
@@ -65,7 +68,10 @@ public struct SyntheticScreenGenerator {
                     if stop { return }
                     let (image, sample) = render(index: index)
                     do {
-                        try ImageIO.writePNG(image, to: images.appendingPathComponent("\(sample.id).png"), fast: true)
+                        let path = images.appendingPathComponent("\(sample.id).png").path
+                        let png = try ImageIO.encodePNG(image, fast: true)
+                        if FileKind.of(path) == .regularFile { unlink(path) }  // rendered again into the same folder
+                        try AtomicFile.writeNew(png, at: path, reportingAs: path, sync: false)
                         slots[index] = sample
                     } catch {
                         lock.lock(); if firstError == nil { firstError = error }; lock.unlock()
