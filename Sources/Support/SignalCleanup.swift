@@ -14,10 +14,9 @@ import Foundation
 ///
 /// The handlers are installed once and never removed, and they are real `sigaction` handlers that
 /// write the signal's number into a pipe read by one thread of their own (the self-pipe of libuv
-/// and libevent). Two earlier versions used libdispatch signal sources, which on Linux read a
-/// `signalfd` with the disposition set to SIG_IGN: a worker thread that had not blocked the signal
-/// could take it first and ignore it, so 1–3 of 8 interrupted `data synth`/`predict` runs went on
-/// and left their staging; and a source made after an earlier one was cancelled never fired.
+/// and libevent). Earlier versions used libdispatch signal sources: on Linux a source made after an
+/// earlier one for the same signal was cancelled never fired, and their `signalfd` with the
+/// disposition set to SIG_IGN relies on every thread blocking the signal.
 public enum SignalCleanup {
     private static let lock = NSLock()
     private static var registered: [Int: String] = [:]
