@@ -17,10 +17,14 @@ public struct TextTable: Equatable {
     public func terminal() -> String {
         let widths = header.indices.map { column in ([header] + rows).map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         func render(_ row: [String]) -> String {
-            row.enumerated().map { column, cell in
+            var line = row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: max(0, widths[column] - cell.count))
                 return leftAligned.contains(column) ? cell + pad : pad + cell
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            }.joined(separator: "  ")
+            // By hand: the regular expression `\s+$` backtracks quadratically over a long padding
+            // (13 s for one `runs show` whose registry held a 16,000-character name; the registry fuzzer).
+            while line.last?.isWhitespace == true { line.removeLast() }
+            return line
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         return ([render(header), rule] + rows.map(render)).joined(separator: "\n")

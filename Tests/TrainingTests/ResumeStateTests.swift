@@ -38,6 +38,32 @@ final class ResumeStateTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("state.json"), "\(key): \(error)")
             }
         }
+        // The metrics rows go on into metrics.csv, the plots and the registry: an epoch of Int.max
+        // trapped on `epoch + 1` there (found by Experiments/state-fuzz).
+        let rowCases: [(key: String, value: Any, expected: String)] = [
+            ("epoch", 9_223_372_036_854_775_807, "metrics[0].epoch is 9223372036854775807"),
+            ("epoch", -1, "metrics[0].epoch is -1"),
+            ("seconds", 1e308, "metrics[0].seconds is 1e+308"),
+            ("learningRate", -0.5, "metrics[0].learningRate is -0.5"),
+            ("valMAP50", 2, "metrics[0].valMAP50 is 2.0"),
+        ]
+        for (key, value, expected) in rowCases {
+            var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+            var rows = try XCTUnwrap(json["metrics"] as? [[String: Any]], "state.json keeps the metrics rows under 'metrics'")
+            rows[0][key] = value
+            json["metrics"] = rows
+            try JSONSerialization.data(withJSONObject: json).write(to: stateURL)
+            XCTAssertThrowsError(try Trainer.resume(trainer.run.url, options: TinyExperiment.options()), key) { error in
+                XCTAssertTrue("\(error)".contains(expected) && "\(error)".contains("state.json"), "\(key): \(error)")
+            }
+        }
+        var json = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        let rows = try XCTUnwrap(json["metrics"] as? [[String: Any]])
+        json["metrics"] = rows + rows  // each epoch twice
+        try JSONSerialization.data(withJSONObject: json).write(to: stateURL)
+        XCTAssertThrowsError(try Trainer.resume(trainer.run.url, options: TinyExperiment.options())) { error in
+            XCTAssertTrue("\(error)".contains("rows are distinct epochs"), "\(error)")
+        }
         try original.write(to: stateURL)
 
         // Without overrides.txt the run's --set overrides (here epochs=2) are unknown: refused, not resumed without them.

@@ -67,12 +67,14 @@ public struct Checkpoint {
         let optimizer = try WeightsFile.read(contentsOf: folder.appendingPathComponent("optimizer.slw")).tensors
         let emaURL = folder.appendingPathComponent("ema.slw")
         let ema = manager.fileExists(atPath: emaURL.path) ? try WeightsFile.read(contentsOf: emaURL).tensors : nil
-        let data = try Data(contentsOf: folder.appendingPathComponent("state.json"))
-        let file: StateFile
-        do { file = try JSONDecoder().decode(StateFile.self, from: data) } catch {
-            throw CheckpointError(folder: folder.path, reason: "state.json is damaged: \(error)")
-        }
+        let file = try decodeState(try Data(contentsOf: folder.appendingPathComponent("state.json")), folder: folder.path)
         return Checkpoint(model: model, optimizer: optimizer, ema: ema, state: file.state, metrics: file.metrics)
+    }
+
+    static func decodeState(_ data: Data, folder: String) throws -> StateFile {
+        do { return try JSONDecoder().decode(StateFile.self, from: data) } catch {
+            throw CheckpointError(folder: folder, reason: "state.json is damaged: \(error)")
+        }
     }
 }
 

@@ -78,3 +78,38 @@ extension RunState {
         if let (name, value) = optimizerCounters.first(where: { !(0...step).contains($0.value) }) { throw fail("optimizerCounters.\(name) is \(value)") }
     }
 }
+
+extension Checkpoint {
+    func validateForResume(stepsPerEpoch: Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
+        try StateFile(state: state, metrics: metrics).validateForResume(stepsPerEpoch: stepsPerEpoch, configuredEpochs: configuredEpochs,
+                                                                        budgeted: budgeted, file: file)
+    }
+}
+
+extension Checkpoint.StateFile {
+    /// What `--resume` takes from `state.json`: the state (`RunState.validate`) and the metrics
+    /// rows, which go on into metrics.csv, the plots and the registry (an epoch of Int.max
+    /// trapped on `epoch + 1` there). A checkpoint is written after its epoch's row, so the rows
+    /// are distinct epochs before `state.epoch`, with the values a run writes.
+    func validateForResume(stepsPerEpoch: Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
+        try state.validate(stepsPerEpoch: stepsPerEpoch, configuredEpochs: configuredEpochs, budgeted: budgeted, file: file)
+        func fail(_ reason: String) -> CheckpointError {
+            CheckpointError(folder: file, reason: "\(reason); the checkpoint is not one this run could have written (restore it, or start the run again without --resume)")
+        }
+        var seen = Set<Int>()
+        for (index, row) in metrics.enumerated() {
+            let name = "metrics[\(index)]"
+            guard (0..<state.epoch).contains(row.epoch), seen.insert(row.epoch).inserted else {
+                throw fail("\(name).epoch is \(row.epoch): rows are distinct epochs before the next epoch, \(state.epoch)")
+            }
+            if let (term, value) = row.losses.first(where: { !$0.value.isFinite || abs($0.value) > 1e9 }) { throw fail("\(name).losses.\(term) is \(value)") }
+            for (field, value) in [("learningRate", row.learningRate), ("imagesPerSecond", row.imagesPerSecond), ("seconds", row.seconds)]
+            where !(value.isFinite && value >= 0 && value < 1e9) {
+                throw fail("\(name).\(field) is \(value)")
+            }
+            for (field, value) in [("valMAP50", row.valMAP50), ("valMAPCenter", row.valMAPCenter)] {
+                if let value, !(0...1).contains(value) { throw fail("\(name).\(field) is \(value)") }
+            }
+        }
+    }
+}
