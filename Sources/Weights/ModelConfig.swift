@@ -18,41 +18,14 @@ public struct ModelConfig: Equatable {
     }
 
     public static func load(contentsOf url: URL) throws -> ModelConfig {
-        let bytes = try WeightsError.readingFile { try ReadableFile.contents(of: url) }
-        guard let text = String(bytes: bytes, encoding: .utf8) else {
-            throw WeightsError.unreadable(file: url.relativePath, reason: "not UTF-8 text")
-        }
-        return try parse(text, file: url.relativePath)
+        try ModelFile.load(contentsOf: url, for: .weights).weightsConfig()
     }
 
-    /// Through Support's strict reader: every mistake is a `YAMLError` naming the file, line and
-    /// dotted key, the header's rules included (a null is refused, not taken as absent).
+    /// Through the one model-file reader (`ModelFile`, weights rules): every mistake is a
+    /// `YAMLError` naming the file, line and dotted key, the header's rules included (a null is
+    /// refused, not taken as absent).
     public static func parse(_ text: String, file: String) throws -> ModelConfig {
-        guard let document = try YAMLDocument.parse(text, file: file, options: .nullsRefused) else {
-            throw YAMLError(file: file, line: nil, key: nil, "empty model config; it needs architecture, input, normalization and classes")
-        }
-        let top = try document.mapping(allowed: ["architecture", "input", "normalization", "classes"])
-        let architectureMap = try top.required("architecture").mapping(allowed: ["name", "options"])
-        var options: [String: String] = [:]
-        // Option names are the architecture's (checked when the model is built); values are text.
-        for (name, value) in try architectureMap.value("options")?.mapping().entries ?? [] { options[name] = try value.scalarText() }
-        let architecture = ModelArchitecture(name: try architectureMap.required("name").string(), options: options)
-        let inputMap = try top.required("input").mapping(allowed: ["width", "height", "channels"])
-        let input = InputSpec(width: try inputMap.required("width").int(), height: try inputMap.required("height").int(),
-                              channels: try inputMap.value("channels")?.int() ?? 3)
-        let normalizationMap = try top.required("normalization").mapping(allowed: ["mean", "std"])
-        let normalization = InputNormalization(mean: try normalizationMap.required("mean").numbers().map(Float.init),
-                                               std: try normalizationMap.required("std").numbers().map(Float.init))
-        let config = ModelConfig(architecture: architecture, input: input, normalization: normalization,
-                                 classes: try top.required("classes").names(unique: true))
-        // The same rules as a weights header, and the size bounds, at the line of the key they name.
-        do {
-            try config.checkSize(file: file)
-            try config.header(provenance: Provenance(created: "-")).validate(file: file)
-        } catch let WeightsError.invalidHeader(_, key, reason) {
-            throw YAMLError(file: file, line: Self.line(of: key, in: document), key: key, reason)
-        }
-        return config
+        try ModelFile.parse(text, file: file, for: .weights).weightsConfig()
     }
 
     /// The line of a header key (`architecture.options.fpn_channels`, `classes[2]`) in the config,
@@ -137,4 +110,89 @@ public struct ModelConfig: Equatable {
     }
 
     private func describe(_ input: InputSpec) -> String { "\(input.width)x\(input.height)x\(input.channels)" }
+}
+
+/// The one reader of a model file (`Configs/models/*.yaml`), for its two uses:
+/// - `.weights` (`weights import`, a weights header): every section and the class list are
+///   required and a null is refused, as in a header; the header's rules are checked at the
+///   line of the key they name (`ModelConfig`).
+/// - `.training` (`screenlab train`, `bench`): read like an experiment file — a null means
+///   absent, input defaults to 256×512 (32…4096 a side, 3 channels), normalization to none, and
+///   the classes may be left to the data (`DetectorModelFile`).
+/// Both refuse unknown keys at once, naming the closest known one.
+public struct ModelFile {
+    public enum Use: Sendable { case weights, training }
+
+    public var file: String
+    public var architecture: ModelArchitecture
+    public var input: InputSpec
+    public var normalization: InputNormalization
+    /// Nil when a training model file leaves the classes to the data.
+    public var classes: [String]?
+    private let document: YAMLValue?
+
+    public static func load(contentsOf url: URL, for use: Use) throws -> ModelFile {
+        let bytes = try WeightsError.readingFile { try ReadableFile.contents(of: url) }
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw WeightsError.unreadable(file: url.relativePath, reason: "not UTF-8 text")
+        }
+        return try parse(text, file: url.relativePath, for: use)
+    }
+
+    public static func parse(_ text: String, file: String, for use: Use) throws -> ModelFile {
+        let training = use == .training
+        let options = training ? YAMLReadOptions() : .nullsRefused
+        let document = try YAMLDocument.parse(text, file: file, options: options)
+        if document == nil, !training {
+            throw YAMLError(file: file, line: nil, key: nil, "empty model config; it needs architecture, input, normalization and classes")
+        }
+        let top = try document.map { try $0.mapping(allowed: ["architecture", "input", "normalization", "classes"]) }
+            ?? .empty(file: file, key: "", options: options)
+        // A section: required for weights, optional (its keys take their defaults) for training.
+        func section(_ key: String, _ allowed: [String]) throws -> YAMLMapping {
+            guard let value = training ? top.value(key) : try top.required(key) else { return .empty(file: file, key: key, options: options) }
+            return try value.mapping(allowed: allowed)
+        }
+        let architectureMap = try section("architecture", ["name", "options"])
+        var architectureOptions: [String: String] = [:]
+        // Option names are the architecture's (checked when the model is built); values are text.
+        for (name, value) in try architectureMap.value("options")?.mapping().entries ?? [] { architectureOptions[name] = try value.scalarText() }
+        let architecture = ModelArchitecture(name: try architectureMap.required("name").string(), options: architectureOptions)
+
+        let inputMap = try section("input", ["width", "height", "channels"])
+        let normalizationMap = try section("normalization", ["mean", "std"])
+        let input: InputSpec, normalization: InputNormalization, classes: [String]?
+        if training {
+            input = InputSpec(width: try inputMap.int("width", default: 256, range: 32...4096), height: try inputMap.int("height", default: 512, range: 32...4096),
+                              channels: try inputMap.int("channels", default: 3, range: 3...3))
+            normalization = InputNormalization(mean: try normalizationMap.numbers("mean", count: 3)?.map(Float.init) ?? [0, 0, 0],
+                                               std: try normalizationMap.numbers("std", count: 3)?.map(Float.init) ?? [1, 1, 1])
+            classes = try top.names("classes", unique: true)
+        } else {
+            input = InputSpec(width: try inputMap.required("width").int(), height: try inputMap.required("height").int(),
+                              channels: try inputMap.value("channels")?.int() ?? 3)
+            normalization = InputNormalization(mean: try normalizationMap.required("mean").numbers().map(Float.init),
+                                               std: try normalizationMap.required("std").numbers().map(Float.init))
+            classes = try top.required("classes").names(unique: true)
+        }
+        return ModelFile(file: file, architecture: architecture, input: input, normalization: normalization, classes: classes, document: document)
+    }
+
+    /// An error about `key` (`architecture.name`, `classes[2]`) at its line in the file, or at the
+    /// nearest enclosing key that is there.
+    public func error(at key: String, _ message: String) -> YAMLError {
+        YAMLError(file: file, line: document.flatMap { ModelConfig.line(of: key, in: $0) }, key: key, message)
+    }
+
+    /// The weights use: the header's rules and the size bounds, at the line of the key they name.
+    func weightsConfig() throws -> ModelConfig {
+        let config = ModelConfig(architecture: architecture, input: input, normalization: normalization, classes: classes ?? [])
+        do {
+            try config.checkSize(file: file)
+            try config.header(provenance: Provenance(created: "-")).validate(file: file)
+        } catch let WeightsError.invalidHeader(_, key, reason) {
+            throw error(at: key, reason)
+        }
+        return config
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Weights
 import XCTest
 @testable import Training
 
@@ -32,6 +33,21 @@ final class DetectorModelFileTests: XCTestCase {
         XCTAssertEqual(model.classes, ["Text", "Icon"])
         XCTAssertEqual(try load("architecture: {name: ui-detector}\nnormalization: null\n").normalization.std, [1, 1, 1],
                        "a null section takes its defaults, as in experiment files")
+    }
+
+    /// One reader for both uses (`ModelFile`): the same mistake reads the same for training and
+    /// for weights; only presence and defaults differ (training leaves classes to the data).
+    func testTrainingAndWeightsShareTheReader() throws {
+        let typo = good.replacingOccurrences(of: "options:", with: "optons:") + "\nclasses: [Text]\n"
+        var messages: [String] = []
+        for use in [ModelFile.Use.training, .weights] {
+            XCTAssertThrowsError(try ModelFile.parse(typo, file: "m.yaml", for: use)) { messages.append("\($0)") }
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertEqual(messages.first, messages.last)
+        XCTAssertTrue(messages[0].contains("m.yaml:3 (architecture.optons): unknown key — did you mean 'options'?"), messages[0])
+        XCTAssertNil(try ModelFile.parse(good, file: "m.yaml", for: .training).classes)
+        XCTAssertThrowsError(try ModelFile.parse(good, file: "m.yaml", for: .weights)) { XCTAssertTrue("\($0)".contains("(classes): missing"), "\($0)") }
     }
 
     func testMistakesNameTheLineAndKey() {
