@@ -1,8 +1,8 @@
 // swift-tools-version:6.1
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: (Tensor, Kernels) → Autograd → NN → Detection → Inference →
-// Training → Benchmarks → CLI, with Imaging → Typography → Data → (Augment, Evaluation) and
-// Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
+// Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation), (Data, Typography) →
+// Synthetic → Training, and Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
 // serve`) → CLI; and Accessibility (detections → grouped elements in navigation order) on Imaging
 // (drawing) and Support (JSON) alone. Tensor, Kernels, Support and Plotting depend on no other
 // target. Every declared dependency is imported and every import declared:
@@ -43,7 +43,7 @@ let package = Package(
     products: [
         .executable(name: "screenlab", targets: ["ScreenLabCLI"]),
         .library(name: "ScreenLab", targets: [
-            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Typography", "Plotting", "Data", "Augment",
+            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Typography", "Plotting", "Data", "Synthetic", "Augment",
             "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Export", "Accessibility",
         ]),
     ],
@@ -87,7 +87,9 @@ let package = Package(
         // Text in real fonts for the synthetic screens: FreeType glyphs cached as coverage bitmaps.
         .target(name: "Typography", dependencies: ["CFreeType", "Imaging"], swiftSettings: optimizedInDebug),
         .target(name: "Plotting"),
-        .target(name: "Data", dependencies: ["Imaging", "Typography", "Plotting", "Support"]),
+        .target(name: "Data", dependencies: ["Imaging", "Plotting", "Support"]),
+        // Synthetic phone screens with exact labels (and true accessibility elements): the only user of Typography.
+        .target(name: "Synthetic", dependencies: ["Data", "Typography", "Imaging", "Support"]),
         .target(name: "Augment", dependencies: ["Data", "Imaging", "Tensor", "Support"],
                 swiftSettings: kernelSettings + optimizedInDebug),
 
@@ -113,7 +115,7 @@ let package = Package(
 
         // The trainer: experiment configs, the one training step, checkpoints and exact resume, reports.
         .target(name: "Training", dependencies: [
-            "Inference", "Registry", "Detection", "Augment", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
+            "Inference", "Registry", "Detection", "Augment", "Synthetic", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
         ]),
 
         // `screenlab export --format onnx`: the fused (batch-norm-folded) network as an ONNX model, decode
@@ -134,7 +136,7 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: ["Training", "Inference", "Detection", "Augment", "Evaluation", "Data", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
-            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Data", "Augment",
+            "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Data", "Synthetic", "Augment",
             "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export", "Accessibility", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -151,7 +153,8 @@ let package = Package(
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Imaging"]),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
-        .testTarget(name: "DataTests", dependencies: ["Data", "Imaging", "Typography", "Support"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DataTests", dependencies: ["Data", "Support"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SyntheticTests", dependencies: ["Synthetic", "Data", "Typography", "Imaging", "Support"]),
         .testTarget(name: "AugmentTests", dependencies: ["Augment", "Data", "Imaging", "Support"]),
         .testTarget(name: "DetectionTests", dependencies: ["Detection", "TestSupport", "Data", "NN", "Autograd", "Tensor", "Support"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Data", "Support"], resources: [.copy("Fixtures")]),
@@ -163,7 +166,7 @@ let package = Package(
         ], resources: [.copy("run_onnx.py")]),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Data", "Weights", "NN", "Tensor"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Synthetic", "Data", "Weights", "NN", "Tensor"]),
         .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "Registry", "Training", "Evaluation", "Weights", "TestSupport",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Augment
 import Benchmarks
 import Data
+import Synthetic
 import Detection
 import Foundation
 import Imaging

@@ -1,6 +1,7 @@
 import Accessibility
 import ArgumentParser
 import Data
+import Synthetic
 import Evaluation
 import Foundation
 import Imaging

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Data
+import Synthetic
 import Foundation
 import Imaging
 import Support

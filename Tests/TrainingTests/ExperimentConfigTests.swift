@@ -1,5 +1,6 @@
 import XCTest
 import Data
+import Synthetic
 import Detection
 @testable import Training
 

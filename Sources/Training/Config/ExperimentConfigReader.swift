@@ -1,4 +1,5 @@
 import Data
+import Synthetic
 import Detection
 import Evaluation
 import Foundation

@@ -1,4 +1,5 @@
 import Data
+import Synthetic
 import Foundation
 import Support
 

@@ -1,3 +1,4 @@
+import Data
 import Foundation
 
 /// How strongly the generator favours the layouts that draw each class: one non-negative

@@ -2,7 +2,8 @@ import XCTest
 import Imaging
 import Support
 import Typography
-@testable import Data
+import Data
+@testable import Synthetic
 
 /// FreeType text on synthetic screens: labels fit the ink, languages have their glyphs.
 final class SyntheticTextTests: XCTestCase {

@@ -1,3 +1,5 @@
+import Data
+
 /// The accessibility structure the generator knows and a detector does not: which labels a
 /// screen reader should present as one element, and the order a person reads those elements
 /// in. Screen Recognition's order figure (§5.6: 73.7 % of screens in perfect order) was scored

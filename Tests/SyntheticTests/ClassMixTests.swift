@@ -1,6 +1,7 @@
 import XCTest
 import Imaging
-@testable import Data
+import Data
+@testable import Synthetic
 
 final class ClassMixTests: XCTestCase {
     func testMultiplierOneKeepsEveryProbabilityExactly() {

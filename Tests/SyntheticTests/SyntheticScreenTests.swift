@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 import Imaging
-@testable import Data
+import Data
+@testable import Synthetic
 
 final class SyntheticScreenTests: XCTestCase {
     private static let screens = 60

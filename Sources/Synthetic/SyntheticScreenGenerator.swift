@@ -1,3 +1,4 @@
+import Data
 import Dispatch
 import Foundation
 import Imaging

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import Data
+import Data
+@testable import Synthetic
 
 /// The true screen-reader elements the generator records beside its labels (TrueElements.swift).
 final class SyntheticAccessibilityElementsTests: XCTestCase {
@@ -51,7 +52,7 @@ final class SyntheticAccessibilityElementsTests: XCTestCase {
     }
 
     func testYOLOFolderKeepsTheElements() throws {
-        let folder = try Fixtures.temporaryFolder(self)
+        let folder = try temporaryFolder()
         let generator = try SyntheticScreenGenerator(config: SyntheticConfig(seed: 21))
         let dataset = try generator.dataset(count: 5, outputFolder: folder)
         try YOLOWriter.write(dataset, to: folder)
@@ -63,10 +64,20 @@ final class SyntheticAccessibilityElementsTests: XCTestCase {
     }
 
     func testAMalformedFileNamesItself() throws {
-        let url = try Fixtures.temporaryFolder(self).appendingPathComponent(AccessibilityElementsFile.fileName)
+        let url = try temporaryFolder().appendingPathComponent(AccessibilityElementsFile.fileName)
         try "image\telements\na.png\t1,x;2\n".write(to: url, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try AccessibilityElementsFile.read(url)) { error in
             XCTAssertTrue("\(error)".contains(url.path) && "\(error)".contains("line"), "\(error)")
         }
+    }
+}
+
+extension XCTestCase {
+    /// A fresh temporary folder removed at the end of the test.
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("screenlab-synthetic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
     }
 }

@@ -1,3 +1,4 @@
+import Data
 import Imaging
 
 /// System and app chrome: status bar, navigation bar, tab bar, alert dialog.

@@ -1,3 +1,4 @@
+
 /// What the synthetic screen generator draws. Screens are `widthPoints × heightPoints` points
 /// rendered at `scale` pixels per point (390 × 844 is an iPhone 14 in points).
 public struct SyntheticConfig: Equatable {
