@@ -10,7 +10,7 @@ public enum AccessibilityWriter {
     /// "members": [{"category_id", "category_name", "bbox", "score"}]}]}`, elements in
     /// navigation order and members in theirs.
     public static func json(_ view: AccessibilityView, imageID: String, fileName: String) -> String {
-        func box(_ r: ScreenRect) -> String {
+        func box(_ r: BoundingBox) -> String {
             "[" + [r.minX, r.minY, r.width, r.height].map { String(format: "%.2f", $0) }.joined(separator: ", ") + "]"
         }
         func optional(_ text: String?) -> String { text.map(JSONWriter.quoted) ?? "null" }

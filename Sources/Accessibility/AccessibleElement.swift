@@ -1,3 +1,5 @@
+import Imaging
+
 /// One stop for a screen reader: a single detection, or detections grouped by one of the
 /// paper's heuristics (§5.5), which the reader presents as one element with the members'
 /// concatenated text.
@@ -11,11 +13,11 @@ public struct AccessibleElement: Equatable, Sendable {
     /// (§5.6: "Within grouped elements, we also apply the XY-cut algorithm to order sub-elements").
     public var members: [Int]
     /// The union of the members' boxes.
-    public var box: ScreenRect
+    public var box: BoundingBox
     /// What a reader could announce beside the content: "tab 2 of 4", "selected", "2 lines".
     public var labelHint: String?
 
-    public init(kind: String, grouping: Grouping?, members: [Int], box: ScreenRect, labelHint: String? = nil) {
+    public init(kind: String, grouping: Grouping?, members: [Int], box: BoundingBox, labelHint: String? = nil) {
         self.kind = kind; self.grouping = grouping; self.members = members; self.box = box; self.labelHint = labelHint
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// §5.6's evaluation of the navigation order: "the minimum insertion steps to make our output
 /// the same as ground truth", reported as the share of screens in perfect order (paper: 73.7 %
@@ -60,7 +61,7 @@ public enum OrderEvaluation {
     /// element then names the detections of its matched boxes. Boxes nothing matched drop out of
     /// their elements, and an element left empty counts, when scored, as an item to insert;
     /// detections nothing matched are extra stops that cost nothing unless they split a group.
-    public static func truth(_ truth: [[Int]], trueBoxes: [ScreenRect], detections: [ScreenDetection], minimumIoU: Double = 0.5) -> [[Int]] {
+    public static func truth(_ truth: [[Int]], trueBoxes: [BoundingBox], detections: [ScreenDetection], minimumIoU: Double = 0.5) -> [[Int]] {
         var pairs: [(iou: Double, label: Int, detection: Int)] = []
         for (label, box) in trueBoxes.enumerated() where box.isFinite {
             for (d, detection) in detections.enumerated() where detection.box.isFinite {

@@ -1,3 +1,5 @@
+import Imaging
+
 /// §5.5 Picture Subtitle Grouping: "We group Text T1 as a descriptive subtitle with Picture P
 /// if they satisfy: 1) they have 50%+ x-overlap with P, 2) T1 has a y-distance to P less than
 /// a threshold (we chose 0.03 * screen height), and 3) T1 is closer to P than to any other
@@ -8,7 +10,7 @@ public enum PictureSubtitle {
     /// as one "Picture" element.
     ///
     /// Our readings: the x-overlap is measured against the narrower box (`subtitleXOverlap`);
-    /// "below" is `ScreenRect.hasBelow`; rule 3 compares with the elements below T1 that share
+    /// "below" is `BoundingBox.hasBelow`; rule 3 compares with the elements below T1 that share
     /// its x-range (something far to the side is not what T1 could caption); a multi-line Text
     /// already grouped counts as one T1; a Text two Pictures could claim goes to the nearer; a
     /// Text and a Picture on different layers (`DialogLayer`: an alert's button just under the

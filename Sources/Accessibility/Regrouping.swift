@@ -1,3 +1,5 @@
+import Imaging
+
 /// One group a heuristic found: which of its input elements become one, and as what.
 struct ElementGroup {
     var indices: [Int]
@@ -23,14 +25,14 @@ extension Array where Element == AccessibleElement {
     }
 }
 
-extension ScreenRect {
+extension BoundingBox {
     /// Whether `other` lies below this box: its top is not above ours and its middle is past
     /// our bottom (so a line that overlaps ours by a few pixels still counts, a neighbour on
     /// the same line does not).
-    func hasBelow(_ other: ScreenRect) -> Bool {
+    func hasBelow(_ other: BoundingBox) -> Bool {
         other.minY >= minY && other.centerY > maxY
     }
 
     /// Vertical gap from our bottom to `other`'s top; negative when they overlap.
-    func gap(toBelow other: ScreenRect) -> Double { other.minY - maxY }
+    func gap(toBelow other: BoundingBox) -> Double { other.minY - maxY }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 
 /// One detection on a screen, as the detector's post-processing gives it: class (by name, so
 /// any weights whose classes use the Screen Recognition names work), box in source pixels,
@@ -6,11 +7,11 @@ import Foundation
 public struct ScreenDetection: Equatable, Sendable {
     public var classIndex: Int
     public var className: String
-    public var box: ScreenRect
+    public var box: BoundingBox
     public var score: Double
 
-    public init(classIndex: Int, className: String, box: ScreenRect, score: Double) {
-        self.classIndex = classIndex; self.className = className; self.box = box; self.score = score
+    public init(classIndex: Int, className: String, box: BoundingBox, score: Double) {
+        self.classIndex = classIndex; self.className = className; self.box = box.normalized; self.score = score
     }
 
     public var role: DetectionRole { DetectionRole(className: className) }

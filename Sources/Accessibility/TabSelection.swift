@@ -27,7 +27,7 @@ public enum TabSelection {
 
     /// The second most frequent colour bin's mean colour inside `box` (clipped to the image);
     /// nil when the box holds fewer than two colours.
-    static func tint(in image: RGBImage, box: ScreenRect) -> SIMD3<Double>? {
+    static func tint(in image: RGBImage, box: BoundingBox) -> SIMD3<Double>? {
         guard box.isFinite else { return nil }
         let x0 = max(0, Int(box.minX.rounded(.down))), y0 = max(0, Int(box.minY.rounded(.down)))
         let x1 = min(image.width, Int(box.maxX.rounded(.up))), y1 = min(image.height, Int(box.maxY.rounded(.up)))

@@ -1,3 +1,5 @@
+import Imaging
+
 /// §5.5 Text Grouping: "We group a Text T1 with a Text below T2 if they satisfy: 1) they have
 /// x-overlap, and 2) the y-distance between the two texts should be less than a threshold –
 /// we choose min(T1.height, T2.height). We do this repetitively to group multi-line text."
@@ -5,7 +7,7 @@ public enum TextLines {
     /// Each Text linked to the nearest Text below it that meets both rules; linked Texts
     /// become one "Text" element, hinted "n lines".
     ///
-    /// Our readings: "below" is `ScreenRect.hasBelow` (lines may overlap by a few pixels, as
+    /// Our readings: "below" is `BoundingBox.hasBelow` (lines may overlap by a few pixels, as
     /// detections of adjacent lines do); each Text links only to its nearest such line, so a
     /// paragraph chains line by line; Texts other heuristics already grouped (tab labels,
     /// segments) are left alone; and two lines join only when the same Container or Dialog

@@ -1,3 +1,5 @@
+import Imaging
+
 /// §5.6: "(i) We build vertical segments by determining Y coordinates where we can draw a
 /// horizontal line across the screen without overlapping any element. (ii) Within each
 /// vertical segment, we build horizontal segments by locating X coordinates where we can draw
@@ -13,7 +15,7 @@ public enum XYCut {
     /// paper's rule. Segments deeper than `maximumDepth` are ordered as if they could not be
     /// cut; the work runs on an explicit stack, so no layout can overflow the call stack, and
     /// each level costs a sort of the segment: O(depth · n log n) at worst.
-    public static func order(_ boxes: [ScreenRect], slack: Double = 0, maximumDepth: Int = AccessibilityOptions().maximumCutDepth) -> [Int] {
+    public static func order(_ boxes: [BoundingBox], slack: Double = 0, maximumDepth: Int = AccessibilityOptions().maximumCutDepth) -> [Int] {
         var result: [Int] = []
         result.reserveCapacity(boxes.count)
         // Pending segments, last-in first-out: pushed in reverse so they pop in reading order.
@@ -39,7 +41,7 @@ public enum XYCut {
     /// tie: detections of one line never share a top to the pixel, so an element whose top is
     /// within half the smaller height of the top that began the line is on that line (a tab
     /// bar inside a Container detection reads left to right, not by a pixel of difference).
-    static func topToBottomThenLeftToRight(_ members: [Int], _ boxes: [ScreenRect]) -> [Int] {
+    static func topToBottomThenLeftToRight(_ members: [Int], _ boxes: [BoundingBox]) -> [Int] {
         let byTop = members.sorted { (boxes[$0].minY, boxes[$0].minX, $0) < (boxes[$1].minY, boxes[$1].minX, $1) }
         var result: [Int] = [], line: [Int] = []
         func finishLine() { result += line.sorted { (boxes[$0].minX, boxes[$0].minY, $0) < (boxes[$1].minX, boxes[$1].minY, $1) } }
@@ -65,7 +67,7 @@ public enum XYCut {
     /// row-by-row grid into columns. A cut may cross the box that reaches furthest and the next
     /// one by up to `slack`, and by at most a quarter of the smaller of the two, so lines of
     /// small icons or text overlapping by most of their height are never cut apart.
-    static func split(_ members: [Int], _ boxes: [ScreenRect], along low: KeyPath<ScreenRect, Double>, _ high: KeyPath<ScreenRect, Double>,
+    static func split(_ members: [Int], _ boxes: [BoundingBox], along low: KeyPath<BoundingBox, Double>, _ high: KeyPath<BoundingBox, Double>,
                       slack: Double = 0) -> [[Int]] {
         let sorted = members.sorted { (boxes[$0][keyPath: low], $0) < (boxes[$1][keyPath: low], $1) }
         var parts: [[Int]] = [], current: [Int] = []

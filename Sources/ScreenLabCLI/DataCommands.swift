@@ -209,7 +209,7 @@ struct DataAssignmentCommand: ParsableCommand {
                 let letterbox = Letterbox(sourceWidth: sample.width, sourceHeight: sample.height,
                                           targetWidth: configuration.inputWidth, targetHeight: configuration.inputHeight)
                 return sample.annotations.map { annotation in
-                    let r = letterbox.toTarget(PixelRect(x: annotation.box.x, y: annotation.box.y, width: annotation.box.width, height: annotation.box.height))
+                    let r = letterbox.toTarget(annotation.box)
                     return Annotation(classIndex: annotation.classIndex, box: BoundingBox(x: r.x, y: r.y, width: r.width, height: r.height))
                 }
             }

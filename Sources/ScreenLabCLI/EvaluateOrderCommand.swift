@@ -118,7 +118,7 @@ struct EvaluateOrderCommand: ParsableCommand {
         var result = [[ScreenDetection]](repeating: [], count: screens)
         for p in predictions {
             result[p.imageIndex].append(ScreenDetection(classIndex: p.classIndex, className: classes[p.classIndex],
-                                                        box: ScreenRect(x: p.box.x, y: p.box.y, width: p.box.width, height: p.box.height), score: p.score))
+                                                        box: p.box, score: p.score))
         }
         return result
     }
@@ -127,7 +127,7 @@ struct EvaluateOrderCommand: ParsableCommand {
     static func detections(_ sample: Sample, classes: [String]) -> [ScreenDetection] {
         sample.annotations.map {
             ScreenDetection(classIndex: $0.classIndex, className: classes[$0.classIndex],
-                            box: ScreenRect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height), score: 1)
+                            box: $0.box, score: 1)
         }
     }
 }

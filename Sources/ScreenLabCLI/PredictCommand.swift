@@ -82,7 +82,7 @@ struct PredictCommand: ParsableCommand {
                     let stem = ids[index]
                     let detections = output.predictions.filter { $0.imageIndex == index }.map {
                         ScreenDetection(classIndex: $0.classIndex, className: detector.classes[$0.classIndex],
-                                        box: ScreenRect(x: $0.box.x, y: $0.box.y, width: $0.box.width, height: $0.box.height), score: $0.score)
+                                        box: $0.box, score: $0.score)
                     }
                     let screen = ScreenSize(width: Double(pixels.width), height: Double(pixels.height))
                     let view = AccessibilityView(detections: detections, screen: screen, image: pixels)

@@ -1,3 +1,4 @@
+import Imaging
 import XCTest
 @testable import Accessibility
 
@@ -46,7 +47,7 @@ final class AccessibilityViewTests: XCTestCase {
     func testNoDetectionsOneDetectionAndBoxesThatAreNotNumbers() {
         XCTAssertEqual(AccessibilityView(detections: [], screen: phone).elements, [])
         let one = AccessibilityView(detections: [detection("Checkbox (Unselected)", 10, 10, 20, 20)], screen: phone)
-        XCTAssertEqual(one.elements, [AccessibleElement(kind: "Checkbox (Unselected)", grouping: nil, members: [0], box: ScreenRect(x: 10, y: 10, width: 20, height: 20), labelHint: "not selected")])
+        XCTAssertEqual(one.elements, [AccessibleElement(kind: "Checkbox (Unselected)", grouping: nil, members: [0], box: BoundingBox(x: 10, y: 10, width: 20, height: 20), labelHint: "not selected")])
         let broken = AccessibilityView(detections: [detection("Text", .nan, 10, 20, 20), detection("Text", 0, 100, 20, 20)], screen: phone)
         XCTAssertEqual(broken.elements.map(\.members), [[1]])
         // A screen of no size: the rules measured in screen height find nothing, nothing fails.

@@ -1,8 +1,9 @@
+import Imaging
 @testable import Accessibility
 
 /// Hand-built screens: detections by class name and box, as the detector would give them.
 func detection(_ className: String, _ x: Double, _ y: Double, _ width: Double, _ height: Double, score: Double = 0.9) -> ScreenDetection {
-    ScreenDetection(classIndex: DetectionClass.index(of: className), className: className, box: ScreenRect(x: x, y: y, width: width, height: height), score: score)
+    ScreenDetection(classIndex: DetectionClass.index(of: className), className: className, box: BoundingBox(x: x, y: y, width: width, height: height), score: score)
 }
 
 /// One element per detection, as the pipeline starts.

@@ -1,5 +1,6 @@
 import Detection
 import Foundation
+import Imaging
 import TestSupport
 import Weights
 import XCTest
@@ -11,8 +12,8 @@ final class OrderEvaluationTests: XCTestCase {
     /// Two Texts on a row, then a Picture with its caption 5 px under it (under 0.03 of the
     /// 200 px screen, so picture subtitle groups them): the view reads 0, 1, {2, 3}.
     func view() -> AccessibilityView {
-        let boxes: [(String, ScreenRect)] = [("Text", ScreenRect(x: 10, y: 10, width: 30, height: 10)), ("Text", ScreenRect(x: 60, y: 10, width: 30, height: 10)),
-                                             ("Picture", ScreenRect(x: 10, y: 50, width: 80, height: 40)), ("Text", ScreenRect(x: 10, y: 95, width: 40, height: 8))]
+        let boxes: [(String, BoundingBox)] = [("Text", BoundingBox(x: 10, y: 10, width: 30, height: 10)), ("Text", BoundingBox(x: 60, y: 10, width: 30, height: 10)),
+                                             ("Picture", BoundingBox(x: 10, y: 50, width: 80, height: 40)), ("Text", BoundingBox(x: 10, y: 95, width: 40, height: 8))]
         let detections = boxes.enumerated().map { ScreenDetection(classIndex: $0.offset, className: $0.element.0, box: $0.element.1, score: 1) }
         return AccessibilityView(detections: detections, screen: ScreenSize(width: 100, height: 200))
     }
@@ -62,7 +63,7 @@ final class OrderEvaluationTests: XCTestCase {
     func testTrueViewDrawsTheTruth() {
         let truth = OrderEvaluation.trueView(view(), truth: [[2, 3], [0], [1]])
         XCTAssertEqual(truth.elements.map(\.members), [[2, 3], [0], [1]])
-        XCTAssertEqual(truth.elements[0].box, ScreenRect(minX: 10, minY: 50, maxX: 90, maxY: 103))
+        XCTAssertEqual(truth.elements[0].box, BoundingBox(minX: 10, minY: 50, maxX: 90, maxY: 103))
     }
 
     /// The real binary on 8 synthetic screens: every screen scored, each produced order a
@@ -101,11 +102,11 @@ final class OrderEvaluationTests: XCTestCase {
     /// The truth restated over detections: greedy by IoU, one detection per true box, any class.
     func testTrueElementsAreMatchedOntoDetectionsByIoU() {
         let trueBoxes = [
-            ScreenRect(x: 0, y: 0, width: 100, height: 20),     // 0: found exactly
-            ScreenRect(x: 0, y: 30, width: 100, height: 20),    // 1: found shifted by 5 px (IoU 0.6), as an Icon
-            ScreenRect(x: 0, y: 60, width: 100, height: 20),    // 2: missed
-            ScreenRect(x: 200, y: 0, width: 50, height: 50),    // 3 and 4 overlap; one detection between them
-            ScreenRect(x: 205, y: 0, width: 50, height: 50),    // 4: the detection is nearer to this one
+            BoundingBox(x: 0, y: 0, width: 100, height: 20),     // 0: found exactly
+            BoundingBox(x: 0, y: 30, width: 100, height: 20),    // 1: found shifted by 5 px (IoU 0.6), as an Icon
+            BoundingBox(x: 0, y: 60, width: 100, height: 20),    // 2: missed
+            BoundingBox(x: 200, y: 0, width: 50, height: 50),    // 3 and 4 overlap; one detection between them
+            BoundingBox(x: 205, y: 0, width: 50, height: 50),    // 4: the detection is nearer to this one
         ]
         let found = [
             detection("Icon", 0, 35, 100, 20),                  // 0 → true 1

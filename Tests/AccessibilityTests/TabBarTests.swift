@@ -1,3 +1,4 @@
+import Imaging
 import XCTest
 @testable import Accessibility
 
@@ -18,7 +19,7 @@ final class TabBarTests: XCTestCase {
         XCTAssertEqual(memberSets(result), [[0], [1, 2], [3, 4], [5, 6], [7, 8]])
         XCTAssertEqual(result.map(\.kind), ["Text"] + Array(repeating: "Tab Button", count: 4))
         XCTAssertEqual(result.dropFirst().map(\.labelHint), ["tab 1 of 4", "tab 2 of 4", "tab 3 of 4", "tab 4 of 4"])
-        XCTAssertEqual(result[1].box, ScreenRect(minX: 30, minY: 745, maxX: 74, maxY: 786))
+        XCTAssertEqual(result[1].box, BoundingBox(minX: 30, minY: 745, maxX: 74, maxY: 786))
     }
 
     func testItemsMuchHigherThanTheBottomMostDetectionAreNotInTheBar() {

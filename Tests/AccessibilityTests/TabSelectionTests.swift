@@ -38,9 +38,9 @@ final class TabSelectionTests: XCTestCase {
         var image = RGBImage(width: 20, height: 20, fill: RGB(250, 250, 250))
         image.fillRect(x: 0, y: 0, width: 10, height: 10, color: RGBA(0, 0, 200))   // 100 px
         image.fillRect(x: 10, y: 10, width: 5, height: 5, color: RGBA(0, 0, 0))     // 25 px
-        let tint = try XCTUnwrap(TabSelection.tint(in: image, box: ScreenRect(x: 0, y: 0, width: 20, height: 20)))
+        let tint = try XCTUnwrap(TabSelection.tint(in: image, box: BoundingBox(x: 0, y: 0, width: 20, height: 20)))
         XCTAssertEqual(tint, SIMD3(0, 0, 200))
-        XCTAssertNil(TabSelection.tint(in: image, box: ScreenRect(x: 16, y: 16, width: 4, height: 4)), "one colour: no tint")
-        XCTAssertNil(TabSelection.tint(in: image, box: ScreenRect(x: 30, y: 30, width: 4, height: 4)), "outside the image")
+        XCTAssertNil(TabSelection.tint(in: image, box: BoundingBox(x: 16, y: 16, width: 4, height: 4)), "one colour: no tint")
+        XCTAssertNil(TabSelection.tint(in: image, box: BoundingBox(x: 30, y: 30, width: 4, height: 4)), "outside the image")
     }
 }

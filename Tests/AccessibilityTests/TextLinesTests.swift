@@ -1,3 +1,4 @@
+import Imaging
 import XCTest
 @testable import Accessibility
 
@@ -14,7 +15,7 @@ final class TextLinesTests: XCTestCase {
         XCTAssertEqual(result[0].kind, "Text")
         XCTAssertEqual(result[0].grouping, .textLines)
         XCTAssertEqual(result[0].labelHint, "3 lines")
-        XCTAssertEqual(result[0].box, ScreenRect(minX: 20, minY: 100, maxX: 320, maxY: 170))
+        XCTAssertEqual(result[0].box, BoundingBox(minX: 20, minY: 100, maxX: 320, maxY: 170))
     }
 
     func testTheThresholdIsTheSmallerHeight() {

@@ -1,8 +1,9 @@
+import Imaging
 import XCTest
 @testable import Accessibility
 
 final class XYCutTests: XCTestCase {
-    func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> ScreenRect { ScreenRect(x: x, y: y, width: w, height: h) }
+    func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> BoundingBox { BoundingBox(x: x, y: y, width: w, height: h) }
 
     func testTwoColumnsReadColumnByColumn() {
         // Rows of the two columns interleave in y, so no horizontal line crosses the screen;
@@ -83,11 +84,11 @@ final class XYCutTests: XCTestCase {
     /// would go n/2 deep; the depth bound orders the rest as one segment.
     func testAStaircaseThatCutsOneBoxPerLevelIsBounded() {
         let n = 2000, size = Double(n) + 10
-        var boxes: [ScreenRect] = []
+        var boxes: [BoundingBox] = []
         for k in 0..<n / 2 {
             let at = Double(k)
-            boxes.append(ScreenRect(minX: at, minY: at, maxX: size, maxY: at + 0.5))          // top bar of region k
-            boxes.append(ScreenRect(minX: at, minY: at + 0.5, maxX: at + 0.5, maxY: size))    // left bar of region k
+            boxes.append(BoundingBox(minX: at, minY: at, maxX: size, maxY: at + 0.5))          // top bar of region k
+            boxes.append(BoundingBox(minX: at, minY: at + 0.5, maxX: at + 0.5, maxY: size))    // left bar of region k
         }
         let order = XYCut.order(boxes, maximumDepth: 48)
         XCTAssertEqual(order.sorted(), Array(0..<n))

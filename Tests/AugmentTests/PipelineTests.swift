@@ -123,7 +123,7 @@ final class LetterboxParityTests: XCTestCase {
             let (expected, letterbox) = source.items[0].image.letterboxed(to: 256, 512)
             XCTAssertEqual(output.image, expected, "\(width)×\(height)")
             let expectedBoxes = boxes.map { a -> BoundingBox in
-                let r = letterbox.toTarget(PixelRect(x: a.box.x, y: a.box.y, width: a.box.width, height: a.box.height))
+                let r = letterbox.toTarget(a.box)
                 return box(r.x, r.y, r.width, r.height)
             }
             assertBoxesEqual(output.annotations.map(\.box), expectedBoxes, accuracy: 1e-9)

@@ -12,13 +12,13 @@ final class LetterboxTests: XCTestCase {
         XCTAssertEqual(box.scaleX, 237.0 / 390.0, accuracy: 1e-15)
         // Box (100, 200, 50, 80): x = 100·237/390 + 9 = 69.7692…, y = 200·512/844 = 121.3270…,
         // w = 50·237/390 = 30.3846…, h = 80·512/844 = 48.5308…
-        let mapped = box.toTarget(PixelRect(x: 100, y: 200, width: 50, height: 80))
+        let mapped = box.toTarget(BoundingBox(x: 100, y: 200, width: 50, height: 80))
         XCTAssertEqual(mapped.x, 69.769230769230769, accuracy: 1e-9)
         XCTAssertEqual(mapped.y, 121.32701421800948, accuracy: 1e-9)
         XCTAssertEqual(mapped.width, 30.384615384615385, accuracy: 1e-9)
         XCTAssertEqual(mapped.height, 48.530805687203792, accuracy: 1e-9)
         // The whole source maps onto the content rectangle.
-        XCTAssertEqual(box.toTarget(PixelRect(x: 0, y: 0, width: 390, height: 844)), box.contentRect)
+        XCTAssertEqual(box.toTarget(BoundingBox(x: 0, y: 0, width: 390, height: 844)), box.contentRect)
     }
 
     func testLandscapeIntoSquarePadsTopAndBottom() {
@@ -28,7 +28,7 @@ final class LetterboxTests: XCTestCase {
         XCTAssertEqual(box.padLeft, 0); XCTAssertEqual(box.padTop, 40)
         XCTAssertTrue(box.toTarget(x: 640, y: 480) == (320, 280))
         XCTAssertTrue(box.toSource(x: 0, y: 40) == (0, 0))
-        XCTAssertEqual(box.toSource(PixelRect(x: 10, y: 50, width: 20, height: 30)), PixelRect(x: 20, y: 20, width: 40, height: 60))
+        XCTAssertEqual(box.toSource(BoundingBox(x: 10, y: 50, width: 20, height: 30)), BoundingBox(x: 20, y: 20, width: 40, height: 60))
     }
 
     func testBoxRoundTripIsExact() {
@@ -40,7 +40,7 @@ final class LetterboxTests: XCTestCase {
             XCTAssertLessThanOrEqual(box.resizedWidth + box.padLeft, tw)
             XCTAssertLessThanOrEqual(box.resizedHeight + box.padTop, th)
             XCTAssertTrue(box.resizedWidth == tw || box.resizedHeight == th, "one axis fills the target")
-            let rect = PixelRect(x: uniform(Double(sw)), y: uniform(Double(sh)), width: uniform(Double(sw)), height: uniform(Double(sh)))
+            let rect = BoundingBox(x: uniform(Double(sw)), y: uniform(Double(sh)), width: uniform(Double(sw)), height: uniform(Double(sh)))
             let back = box.toSource(box.toTarget(rect))
             for (a, b) in [(back.x, rect.x), (back.y, rect.y), (back.width, rect.width), (back.height, rect.height)] {
                 XCTAssertEqual(a, b, accuracy: 1e-9, "\(sw)×\(sh) → \(tw)×\(th)")

@@ -1,12 +1,3 @@
-/// An axis-aligned box in pixel coordinates: top-left origin, (x, y) is the top-left corner,
-/// pixel edges at integers (pixel i covers [i, i + 1)).
-public struct PixelRect: Equatable, Hashable, Codable, Sendable {
-    public var x: Double, y: Double, width: Double, height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-}
-
 /// The placement of a source image inside a fixed-size target: scaled by the largest factor
 /// that fits, centred, the rest filled (YOLO-style letterbox).
 ///
@@ -55,20 +46,20 @@ public struct Letterbox: Equatable, Sendable {
         (sourceLength(x: x - Double(padLeft)), sourceLength(y: y - Double(padTop)))
     }
 
-    public func toTarget(_ box: PixelRect) -> PixelRect {
+    public func toTarget(_ box: BoundingBox) -> BoundingBox {
         let origin = toTarget(x: box.x, y: box.y)
-        return PixelRect(x: origin.x, y: origin.y, width: targetLength(x: box.width), height: targetLength(y: box.height))
+        return BoundingBox(x: origin.x, y: origin.y, width: targetLength(x: box.width), height: targetLength(y: box.height))
     }
 
     /// Boxes predicted in the padding come back outside the source image; clip them if needed.
-    public func toSource(_ box: PixelRect) -> PixelRect {
+    public func toSource(_ box: BoundingBox) -> BoundingBox {
         let origin = toSource(x: box.x, y: box.y)
-        return PixelRect(x: origin.x, y: origin.y, width: sourceLength(x: box.width), height: sourceLength(y: box.height))
+        return BoundingBox(x: origin.x, y: origin.y, width: sourceLength(x: box.width), height: sourceLength(y: box.height))
     }
 
     /// The region of the target holding image pixels (the rest is fill).
-    public var contentRect: PixelRect {
-        PixelRect(x: Double(padLeft), y: Double(padTop), width: Double(resizedWidth), height: Double(resizedHeight))
+    public var contentRect: BoundingBox {
+        BoundingBox(x: Double(padLeft), y: Double(padTop), width: Double(resizedWidth), height: Double(resizedHeight))
     }
 }
 
