@@ -28,9 +28,8 @@ final class HostileInputTests: XCTestCase {
         try FileManager.default.removeItem(at: image)
         XCTAssertEqual(mkfifo(label.path, 0o600), 0)
         XCTAssertEqual(mkfifo(image.path, 0o600), 0)
-        let start = Date()
+        // Returning at all is the check: opening either FIFO to read would wait for a writer forever.
         let report = try DatasetChecker.check(folder)
-        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
         let messages = report.issues.map(\.description)
         XCTAssertTrue(messages.contains { $0.contains("screen1.txt") && $0.contains("named pipe") }, "\(messages)")
         XCTAssertTrue(messages.contains { $0.contains("screen2.png") && $0.contains("named pipe") }, "\(messages)")

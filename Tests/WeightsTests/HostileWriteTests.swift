@@ -38,13 +38,12 @@ final class HostileInputTests: XCTestCase {
     func testModelSizesAreBoundedBeforeAnythingIsAllocated() throws {
         XCTAssertNoThrow(try ModelConfig.parse(config, file: "m.yaml"))
         for (value, expected) in [("99999999999", "beyond 4096"), ("4000", "GB of parameters"), ("1e400", "finite")] {
-            let start = Date()
+            // Parsing builds no model: the size check is what refuses it (no clock needed to show that).
             XCTAssertThrowsError(try ModelConfig.parse(config.replacingOccurrences(of: "fpn_channels: 64", with: "fpn_channels: \(value)"),
                                                        file: "m.yaml")) { error in
                 XCTAssertTrue("\(error)".contains("fpn_channels") || "\(error)".contains("options"), "\(error)")
                 XCTAssertTrue("\(error)".contains(expected), "\(error)")
             }
-            XCTAssertLessThan(Date().timeIntervalSince(start), 1)
         }
     }
 
