@@ -39,7 +39,7 @@ final class ResumeStateTests: XCTestCase {
             }
         }
         // The metrics rows go on into metrics.csv, the plots and the registry: an epoch of Int.max
-        // trapped on `epoch + 1` there (seen while writing Experiments/state-fuzz).
+        // trapped on `epoch + 1` there (seen while writing Fuzz/Sources/ResumeStateFuzz).
         let rowCases: [(key: String, value: Any, expected: String)] = [
             ("epoch", 9_223_372_036_854_775_807, "metrics[0].epoch is 9223372036854775807"),
             ("epoch", -1, "metrics[0].epoch is -1"),

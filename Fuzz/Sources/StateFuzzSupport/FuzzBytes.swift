@@ -63,7 +63,7 @@ public struct FuzzBytes {
 }
 
 public enum FuzzPaths {
-    /// Experiments/state-fuzz (seeds are read from there).
+    /// The Fuzz package folder (seeds are read from there).
     public static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A scratch folder in memory (/dev/shm when it exists), one per process.

@@ -7,10 +7,10 @@ import PackageDescription
 let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"]), .swiftLanguageMode(.v5)]
 
 let package = Package(
-    name: "StateFuzz",
+    name: "ScreenLabFuzz",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "ScreenLab", path: "../.."),
+        .package(name: "ScreenLab", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
