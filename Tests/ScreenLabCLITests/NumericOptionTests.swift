@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// Numeric options out of range are refused by the parser with the option named (exit 64),
-/// never a trap, an abort or hours of work (issue 15; Experiments/cli-fuzz sweeps every option).
+/// never a trap, an abort or hours of work (issue 15; Fuzz/cli sweeps every option).
 final class NumericOptionTests: XCTestCase {
     func testOutOfRangeNumbersAreUsageErrorsNamingTheOption() throws {
         let cases: [(arguments: [String], option: String)] = [

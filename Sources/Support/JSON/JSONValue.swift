@@ -4,7 +4,7 @@
 /// integers stay exact 64-bit values (byte offsets, ids), decimals are correctly rounded (on
 /// Linux JSONSerialization can be off by a few ulps, which could flip an IoU tie against
 /// pycocotools), numbers never become booleans, and the parser is covered by the fuzzer
-/// (Experiments/weights-fuzz).
+/// (Fuzz/weights).
 public enum JSONValue: Equatable {
     case null
     case bool(Bool)

@@ -1,0 +1,8 @@
+#!/bin/sh
+# Load time of a weights file in an optimized build of the reader (no sanitizer, its own build
+# folder): `sh Fuzz/weights/bench.sh FILE.slw`.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+cd "$HERE/.."
+swift build -c release --product WeightsLoadBench --scratch-path .build-bench > /dev/null
+.build-bench/release/WeightsLoadBench "$1"
