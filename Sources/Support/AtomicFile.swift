@@ -47,10 +47,17 @@ public enum AtomicFile {
         }
     }
 
-    /// Creates `path` (which must not exist: `O_EXCL`, no link followed) holding `data`. Unlike
-    /// `write`, it never creates folders: a writer into a staging folder that a signal has just
-    /// removed fails instead of bringing the folder back.
-    public static func writeNew(_ data: Data, at path: String, reportingAs name: String, sync: Bool) throws {
+    /// `writeNew` where a regular file already at `path` (a file written twice into one staging
+    /// folder) is replaced; anything else there is still refused. Like `writeNew`, it never
+    /// creates folders: a writer into a staging folder that a signal has just removed fails
+    /// instead of bringing the folder back.
+    public static func writeReplacingFile(_ data: Data, at path: String, reportingAs name: String, sync: Bool) throws {
+        if FileKind.of(path) == .regularFile { unlink(path) }
+        try writeNew(data, at: path, reportingAs: name, sync: sync)
+    }
+
+    /// Creates `path` (which must not exist: `O_EXCL`, no link followed) holding `data`.
+    static func writeNew(_ data: Data, at path: String, reportingAs name: String, sync: Bool) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw FileWriteError(path: name, reason: "cannot create \(path): \(String(cString: strerror(errno)))") }
         var failure: String?

@@ -134,8 +134,7 @@ public final class OutputFolder {
     public func write(_ data: Data, to relative: String) throws {
         let url = try url(for: relative)
         // A file written twice in one run (a second sample on the same label) replaces the first.
-        if FileKind.of(url.path) == .regularFile { unlink(url.path) }
-        try AtomicFile.writeNew(data, at: url.path, reportingAs: relative, sync: false)
+        try AtomicFile.writeReplacingFile(data, at: url.path, reportingAs: relative, sync: false)
     }
 
     public func write(_ text: String, to relative: String) throws { try write(Data(text.utf8), to: relative) }

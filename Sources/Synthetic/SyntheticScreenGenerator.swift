@@ -71,8 +71,7 @@ public struct SyntheticScreenGenerator {
                     do {
                         let path = images.appendingPathComponent("\(sample.id).png").path
                         let png = try ImageIO.encodePNG(image, fast: true)
-                        if FileKind.of(path) == .regularFile { unlink(path) }  // rendered again into the same folder
-                        try AtomicFile.writeNew(png, at: path, reportingAs: path, sync: false)
+                        try AtomicFile.writeReplacingFile(png, at: path, reportingAs: path, sync: false)
                         slots[index] = sample
                     } catch {
                         lock.lock(); if firstError == nil { firstError = error }; lock.unlock()
