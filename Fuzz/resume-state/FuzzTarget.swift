@@ -36,7 +36,7 @@ public func fuzzResumeState(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt
 private func resume(_ file: Checkpoint.StateFile, budgeted: Bool) {
     let stepsPerEpoch = seed.state.stepsPerEpoch, configured = seed.state.totalEpochs
     do {
-        try file.validateForResume(stepsPerEpoch: stepsPerEpoch, configuredEpochs: configured, budgeted: budgeted, file: "state.json")
+        try file.validateForResume(batchCount: { _ in stepsPerEpoch }, configuredEpochs: configured, budgeted: budgeted, file: "state.json")
     } catch { return }
     var metrics = MetricsLog()
     file.metrics.forEach { metrics.append($0) }

@@ -13,7 +13,9 @@ public struct RunState: Codable, Equatable {
     public var step = 0
     /// Epochs the schedule runs for (fitted to the time budget after the first epoch).
     public var totalEpochs: Int
-    /// Steps per epoch (fixed by the data, the sampler's seed and the batch size).
+    /// Steps of the first epoch (fixed by the data, the sampler's seed and the batch size). Later
+    /// epochs may differ by a few: repeat-factor sampling rounds each image's repeats at random
+    /// per epoch. The schedule spans `totalEpochs × stepsPerEpoch` steps.
     public var stepsPerEpoch: Int
     /// Step seconds so far (loader wait included), over every session of the run.
     public var elapsedSeconds = 0.0
@@ -46,24 +48,33 @@ public struct RunState: Codable, Equatable {
 extension RunState {
     /// Refuses a state a run could not have written — numbers a hand edit or a damaged disk left —
     /// before any of them reaches arithmetic: a huge `totalEpochs` trapped on overflow, a negative
-    /// `step` resumed with a negative learning rate. `stepsPerEpoch` must be what the loader makes
-    /// of the run's data and batch size now, and the epoch count the config's unless a time budget
-    /// fitted it. The message names the file and the value.
-    func validate(stepsPerEpoch expected: Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
+    /// `step` resumed with a negative learning rate. `batchCount(e)` is what the loader makes of
+    /// epoch e with the run's data and batch size now: the first epoch's count must be
+    /// `stepsPerEpoch`, and `step` the batches of the epochs before plus `batch`. The epoch count
+    /// is the config's unless a time budget fitted it. The message names the file and the value.
+    func validate(batchCount: (Int) -> Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
         func fail(_ reason: String) -> CheckpointError {
             CheckpointError(folder: file, reason: "\(reason); the checkpoint is not one this run could have written (restore it, or start the run again without --resume)")
         }
+        let expected = batchCount(0)
         guard stepsPerEpoch == expected else {
-            throw fail("stepsPerEpoch is \(stepsPerEpoch) but the run's data and batch size give \(expected) batches an epoch")
+            throw fail("stepsPerEpoch is \(stepsPerEpoch) but the run's data and batch size give \(expected) batches in the first epoch")
         }
         guard (1...100_000).contains(totalEpochs), budgeted || totalEpochs == configuredEpochs else {
             throw fail("totalEpochs is \(totalEpochs) but the run's config trains \(configuredEpochs)")
         }
-        guard (0...totalEpochs).contains(epoch), (0..<stepsPerEpoch).contains(batch), epoch < totalEpochs || batch == 0 else {
-            throw fail("epoch \(epoch), batch \(batch) lies outside \(totalEpochs) epochs of \(stepsPerEpoch) batches")
+        guard (0...totalEpochs).contains(epoch), epoch < totalEpochs || batch == 0 else {
+            throw fail("epoch \(epoch) lies outside \(totalEpochs) epochs")
         }
-        guard step == epoch * stepsPerEpoch + batch else {
-            throw fail("step is \(step) but epoch \(epoch) × \(stepsPerEpoch) + batch \(batch) is \(epoch * stepsPerEpoch + batch)")
+        let batchesOfEpoch = epoch < totalEpochs ? batchCount(epoch) : 1
+        guard (0..<batchesOfEpoch).contains(batch) else {
+            throw fail("batch \(batch) lies outside epoch \(epoch)'s \(batchesOfEpoch) batches")
+        }
+        // Summed epoch by epoch, stopping once past `step`, so a hostile epoch costs no more than the steps claimed.
+        var stepsBefore = 0
+        for e in 0..<epoch where stepsBefore <= step { stepsBefore += batchCount(e) }
+        guard step == stepsBefore + batch else {
+            throw fail("step is \(step) but the \(epoch) epochs before hold \(stepsBefore) batches, plus batch \(batch), \(stepsBefore + batch)")
         }
         guard (0...step).contains(emaUpdates), (0...batch).contains(epochSteps) else {
             throw fail("emaUpdates \(emaUpdates) or epochSteps \(epochSteps) is outside what \(step) steps give")
@@ -80,8 +91,8 @@ extension RunState {
 }
 
 extension Checkpoint {
-    func validateForResume(stepsPerEpoch: Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
-        try StateFile(state: state, metrics: metrics).validateForResume(stepsPerEpoch: stepsPerEpoch, configuredEpochs: configuredEpochs,
+    func validateForResume(batchCount: (Int) -> Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
+        try StateFile(state: state, metrics: metrics).validateForResume(batchCount: batchCount, configuredEpochs: configuredEpochs,
                                                                         budgeted: budgeted, file: file)
     }
 }
@@ -91,8 +102,8 @@ extension Checkpoint.StateFile {
     /// rows, which go on into metrics.csv, the plots and the registry (an epoch of Int.max
     /// trapped on `epoch + 1` there). A checkpoint is written after its epoch's row, so the rows
     /// are distinct epochs before `state.epoch`, with the values a run writes.
-    func validateForResume(stepsPerEpoch: Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
-        try state.validate(stepsPerEpoch: stepsPerEpoch, configuredEpochs: configuredEpochs, budgeted: budgeted, file: file)
+    func validateForResume(batchCount: (Int) -> Int, configuredEpochs: Int, budgeted: Bool, file: String) throws {
+        try state.validate(batchCount: batchCount, configuredEpochs: configuredEpochs, budgeted: budgeted, file: file)
         func fail(_ reason: String) -> CheckpointError {
             CheckpointError(folder: file, reason: "\(reason); the checkpoint is not one this run could have written (restore it, or start the run again without --resume)")
         }

@@ -93,7 +93,7 @@ public final class Trainer {
                                   cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: options.log)
         state = RunState(totalEpochs: config.epochs, stepsPerEpoch: setup.loader.batchCount(epoch: 0))
         if let checkpoint {
-            try checkpoint.validateForResume(stepsPerEpoch: state.stepsPerEpoch, configuredEpochs: config.epochs, budgeted: config.budgetSeconds != nil,
+            try checkpoint.validateForResume(batchCount: setup.loader.batchCount(epoch:), configuredEpochs: config.epochs, budgeted: config.budgetSeconds != nil,
                                           file: run.lastCheckpoint.appendingPathComponent("state.json").path)
             try setup.restore(from: checkpoint)
             state = checkpoint.state
