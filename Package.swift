@@ -71,6 +71,9 @@ let package = Package(
         systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
         systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
         systemLibrary("CFreeType", pkgConfig: "freetype2", apt: "libfreetype-dev"),
+        // Open MPI's header only: the library is opened at run time under mpirun (see its shim.h), so a
+        // plain `screenlab` neither links nor needs libmpi.
+        .systemLibrary(name: "COpenMPI", path: "Sources/COpenMPI", providers: [.apt(["openmpi-bin", "libopenmpi-dev"])]),
 
         // Shared utilities: input files, output folders, the YAML entry point, progress lines, seeded random numbers.
         .target(name: "Support", dependencies: [.product(name: "Yams", package: "Yams")]),
@@ -87,6 +90,8 @@ let package = Package(
         // Text in real fonts for the synthetic screens: FreeType glyphs cached as coverage bitmaps.
         .target(name: "Typography", dependencies: ["CFreeType", "Imaging"], swiftSettings: optimizedInDebug),
         .target(name: "Plotting"),
+        // Data-parallel training's collectives: one process, or the ranks of an `mpirun` job.
+        .target(name: "Distributed", dependencies: ["COpenMPI"], swiftSettings: optimizedInDebug),
         .target(name: "Data", dependencies: ["Imaging", "Plotting", "Support"]),
         // Synthetic phone screens with exact labels (and true accessibility elements): the only user of Typography.
         .target(name: "Synthetic", dependencies: ["Data", "Typography", "Imaging", "Support"]),
@@ -115,7 +120,7 @@ let package = Package(
 
         // The trainer: experiment configs, the one training step, checkpoints and exact resume, reports.
         .target(name: "Training", dependencies: [
-            "Inference", "Registry", "Detection", "Augment", "Synthetic", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
+            "Inference", "Registry", "Detection", "Augment", "Synthetic", "Distributed", "Data", "Evaluation", "Weights", "Imaging", "Plotting", "NN", "Autograd", "Tensor", "Kernels", "Support",
         ]),
 
         // `screenlab export --format onnx`: the fused (batch-norm-folded) network as an ONNX model, decode
@@ -137,7 +142,7 @@ let package = Package(
 
         .executableTarget(name: "ScreenLabCLI", dependencies: [
             "Support", "Kernels", "Tensor", "Autograd", "NN", "Imaging", "Data", "Synthetic", "Augment",
-            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Benchmarks", "Export", "Accessibility", "Server",
+            "Detection", "Evaluation", "Weights", "Inference", "Registry", "Training", "Distributed", "Benchmarks", "Export", "Accessibility", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

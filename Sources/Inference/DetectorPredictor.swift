@@ -33,6 +33,11 @@ public struct DetectorPredictor {
         /// `imageIndex` is the position in the `samples` given.
         public var predictions: [PredictedBox]
         public var unreadable: [(file: String, reason: String)]
+
+        public init(predictions: [PredictedBox], unreadable: [(file: String, reason: String)]) {
+            self.predictions = predictions
+            self.unreadable = unreadable
+        }
     }
 
     public func predict(_ samples: [Sample], imageURL: (Sample) -> URL, label: String, showProgress: Bool) throws -> Output {

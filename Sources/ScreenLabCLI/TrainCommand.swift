@@ -1,5 +1,6 @@
 import ArgumentParser
 import Data
+import Distributed
 import Foundation
 import Registry
 import Training
@@ -12,7 +13,9 @@ struct TrainCommand: ParsableCommand {
         Each run gets a folder Experiments/runs/NAME/RUN_ID/ with its resolved config, metrics.csv, checkpoints, the \
         evaluator's reports on val and test, thresholds picked on val, model.slw (classes and thresholds inside), \
         plots, a picture of test predictions and summary.json. The last line printed names the folder. \
-        Ctrl-C saves a checkpoint at the next step; --resume RUN_DIR continues bit for bit (same seed and threads).
+        Ctrl-C saves a checkpoint at the next step; --resume RUN_DIR continues bit for bit (same seed and threads). \
+        Under Open MPI (`mpirun -np N screenlab train ...`) the N processes train one run data-parallel: each takes \
+        batch/N images of every batch, gradients are summed in rank order, rank 0 writes the run (docs/distributed.md).
         """)
 
     @Argument(help: "Experiment file, e.g. Experiments/quickstart.yaml (not with --resume).") var experiment: String?
@@ -49,22 +52,33 @@ struct TrainCommand: ParsableCommand {
         options.runsFolder = runs.map { URL(fileURLWithPath: $0) }
         options.pauseAfterSteps = ProcessInfo.processInfo.environment["SCREENLAB_TEST_PAUSE_AFTER_STEPS"].flatMap(Int.init)
         if !noRegistry { options.registryFile = RegistryLocation.forRuns(folder: runsFolder, flag: registry) }
+        var communicator: MPICommunicator?
+        do {
+            if MPICommunicator.isLaunchedByMPIRun { communicator = try MPICommunicator() }
+        } catch {
+            throw failure("\(error)")
+        }
+        options.communicator = communicator
+        defer { communicator?.finish() }
+        let speaks = communicator?.isRoot ?? true
         do {
             let trainer: Trainer
             if let resume {
                 trainer = try Trainer.resume(URL(fileURLWithPath: resume), options: options)
             } else {
                 trainer = try Trainer.start(experiment: URL(fileURLWithPath: experiment!), overrides: overrides, options: options)
-                FileHandle.standardError.write(Data("run folder: \(trainer.run.url.path)\n".utf8))
+                if speaks { FileHandle.standardError.write(Data("run folder: \(trainer.run.url.path)\n".utf8)) }
             }
             let summary = try trainer.train()
             if summary["status"] as? String == "interrupted" {
-                print("run folder: \(trainer.run.url.path)")
+                if speaks { print("run folder: \(trainer.run.url.path)") }
                 throw ExitCode(130)
             }
         } catch let error as ExitCode {
             throw error
         } catch {
+            // The other ranks may be waiting in a collective for this one: end them all, never hang.
+            if let communicator, communicator.size > 1 { communicator.abort("error: \(error)", code: 1) }
             throw failure("\(error)")
         }
     }

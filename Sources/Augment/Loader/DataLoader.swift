@@ -31,6 +31,12 @@ public final class DataLoader {
         public var dropLast = false
         /// Must match inference (the weights file records it).
         public var normalization: PixelNormalization = .unit
+        /// Data parallelism: this process makes only its share of every batch, positions
+        /// [index·B/count, (index+1)·B/count) of each batch of `batchSize` B, which must divide by
+        /// `count` (with `dropLast`). Every rank draws the same epoch order from the seed, and an
+        /// image depends on (seed, epoch, position) only, so the ranks' shares together are exactly
+        /// the batch one process would make.
+        public var shard = (index: 0, count: 1)
         public init() {}
     }
 
@@ -54,6 +60,11 @@ public final class DataLoader {
         // Every epoch holds each sample at least once, so this keeps every epoch at one batch or more.
         guard !options.dropLast || source.count >= options.batchSize else {
             throw LoaderError(message: "dropLast with \(source.count) samples and batch size \(options.batchSize) leaves no batch; lower the batch size")
+        }
+        guard options.shard.count >= 1, (0..<options.shard.count).contains(options.shard.index),
+              options.shard.count == 1 || (options.dropLast && options.batchSize % options.shard.count == 0) else {
+            throw LoaderError(message: "batch size \(options.batchSize) cannot be split over \(options.shard.count) processes: "
+                              + "use a batch size that is a multiple of the process count")
         }
         if let closing, closing.pipeline.outputWidth != pipeline.outputWidth || closing.pipeline.outputHeight != pipeline.outputHeight {
             throw LoaderError(message: "the closing pipeline makes \(closing.pipeline.outputWidth)×\(closing.pipeline.outputHeight) images, the first \(pipeline.outputWidth)×\(pipeline.outputHeight)")
@@ -132,7 +143,12 @@ struct BatchJob {
     }
 
     func makeBatch(_ index: Int) throws -> Batch {
-        let start = index * options.batchSize, end = min(order.count, start + options.batchSize)
+        var start = index * options.batchSize, end = min(order.count, start + options.batchSize)
+        if options.shard.count > 1 {
+            let share = options.batchSize / options.shard.count
+            start += options.shard.index * share
+            end = start + share
+        }
         let width = pipeline.outputWidth, height = pipeline.outputHeight
         var images = Tensor(uninitialized: [end - start, 3, height, width])
         var targets: [[Annotation]] = [], sampleIndices: [Int] = []

@@ -49,6 +49,10 @@ public final class DetectionLoss {
     let decoder: HeadDecoder
     let staticAssigner: ATSSAssigner
     let alignedAssigner: TaskAlignedAssigner?
+    /// Data parallelism: [positives, box-weight sum] of this rank's images → their sums over the
+    /// ranks. Each rank then divides its sums by the global batch's normalizers, so the ranks'
+    /// losses add up to the loss of the global batch (nil: one process).
+    public var sumNormalizers: (([Double]) throws -> [Double])?
 
     public init(configuration: UIDetectorConfiguration, settings: DetectionLossSettings, classWeights: [Float]) throws {
         guard classWeights.count == configuration.classCount, classWeights.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
@@ -86,7 +90,14 @@ public final class DetectionLoss {
         let t = try outputs.tape.timed(as: "target assignment") {
             try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
         }
-        let positives = Float(max(t.positiveRows.count, 1))
+        var positives = Float(max(t.positiveRows.count, 1))
+        var weightSum = max(t.weights.reduce(0, +), 1e-6)
+        if let sumNormalizers {
+            // Every rank calls this, with or without positives of its own, so the ranks stay in step.
+            let sums = try sumNormalizers([Double(t.positiveRows.count), Double(t.weights.reduce(0, +))])
+            positives = Float(max(sums[0], 1))
+            weightSum = Float(max(sums[1], 1e-6))
+        }
         let logits = try outputs.slice(axis: 1, 0..<k)
         let elementWeights = classWeights.map { weights -> Tensor in
             var w = Tensor(uninitialized: [outputs.shape[0], k])
@@ -114,7 +125,6 @@ public final class DetectionLoss {
         let regression = try outputs.slice(axis: 1, k..<configuration.outputsPerPrior).gather(axis: 0, indices: t.positiveRows)
         if decoder.points != nil {
             let bins = configuration.distributionBins
-            let weightSum = max(t.weights.reduce(0, +), 1e-6)
             let weights = try Tensor(shape: [m], values: t.weights)
             let distributions = try regression.reshaped([m, 4, bins])
             let boxes = try distributions.distributionExpectation()

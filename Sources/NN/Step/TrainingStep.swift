@@ -45,6 +45,17 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     }
 }
 
+/// How the ranks of a data-parallel run stay one model within a step (nil: one process).
+public protocol StepSynchronization {
+    /// The loss terms summed over ranks, the same on every rank: each rank's loss is its share of
+    /// the global batch's, so the sum is the global loss, and a term that is not finite on one rank
+    /// stops every rank at the same step.
+    func sumTerms(_ terms: [(name: String, value: Float)]) throws -> [(name: String, value: Float)]
+    /// After backward: every rank's gradients replaced by their sum over ranks (and anything
+    /// else the step changed per rank, such as batch-norm statistics, made equal).
+    func synchronizeAfterBackward() throws
+}
+
 /// The one training step the trainer, `bench engine` and the tests all run: zero gradients,
 /// forward on a fresh tape, the objective, non-finite checks, backward, optional global-norm
 /// clipping, the optimizer update and the EMA update. Nothing is updated when a loss term or a
@@ -52,18 +63,20 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
 public enum TrainingStep {
     public static func run<Output>(images: Tensor, step: Int, forward: (Variable) throws -> Output, objective: (Output) throws -> StepLoss,
                                    optimizer: Optimizer, gradientClip: Float? = nil, ema: (average: ExponentialMovingAverage, model: Module)? = nil,
-                                   profile: OpProfile? = nil) throws -> StepResult {
+                                   synchronization: StepSynchronization? = nil, profile: OpProfile? = nil) throws -> StepResult {
         var phases = StepPhases()
         var clock = Stopwatch()
         optimizer.zeroGradients()
         let tape = Tape()
         tape.profile = profile
         let loss = try objective(try forward(tape.constant(images)))
-        for (name, value) in loss.terms where !value.isFinite { throw TrainingError.nonFiniteLoss(term: name, value: value, step: step) }
-        let total = loss.total.value.scalarValue
+        let terms = try synchronization?.sumTerms(loss.terms) ?? loss.terms
+        for (name, value) in terms where !value.isFinite { throw TrainingError.nonFiniteLoss(term: name, value: value, step: step) }
+        let total = synchronization == nil ? loss.total.value.scalarValue : terms.reduce(0) { $0 + $1.value }
         guard total.isFinite else { throw TrainingError.nonFiniteLoss(term: "total", value: total, step: step) }
         phases.forward = clock.lap()
         try tape.backward(loss.total)
+        try synchronization?.synchronizeAfterBackward()
         phases.backward = clock.lap()
         var norm: Float?
         do {
@@ -79,6 +92,6 @@ public enum TrainingStep {
         try optimizer.step()
         if let ema { try ema.average.update(from: ema.model) }
         phases.optimizer = clock.lap()
-        return StepResult(loss: total, terms: loss.terms, phases: phases, gradientNorm: norm)
+        return StepResult(loss: total, terms: terms, phases: phases, gradientNorm: norm)
     }
 }

@@ -2,6 +2,7 @@ import Augment
 import Data
 import Detection
 import Dispatch
+import Distributed
 import Evaluation
 import Foundation
 import Imaging
@@ -32,6 +33,9 @@ public final class Trainer {
         public var pauseAfterSteps: Int?
         /// The run registry (SQLite) the run is recorded in as it goes; nil records nothing (tests).
         public var registryFile: URL?
+        /// The ranks of an `mpirun` job training this one run; nil (or one rank) trains in this process alone.
+        /// Rank 0 owns the run: it alone writes the run folder, checkpoints, reports and registry row.
+        public var communicator: Communicator?
         public init() {}
     }
 
@@ -60,13 +64,24 @@ public final class Trainer {
             options.log("init \(reference ?? "") is \(weights)")
             overrides.append("init=\(weights)")
         }
-        let run = try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides, config: config)
+        let run: RunFolder
+        if let communicator = options.communicator, communicator.size > 1 {
+            // Rank 0 makes the folder (its name holds rank 0's time and pid); the others learn where it is.
+            var path: [UInt8] = []
+            if communicator.isRoot {
+                path = Array(try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides,
+                                                  config: config).url.path.utf8)
+            }
+            run = RunFolder(url: URL(fileURLWithPath: String(decoding: try communicator.broadcast(path, from: 0), as: UTF8.self)))
+        } else {
+            run = try RunFolder.create(in: runs.appendingPathComponent(config.name), experimentText: text, overrides: overrides, config: config)
+        }
         do {
             return try Trainer(config: config, run: run, root: root, checkpoint: nil, options: options)
         } catch {
             // Nothing was trained (bad data, an unloadable init): a folder holding only the config
             // would be an orphan run that `runs import` and resume trip over.
-            try? FileManager.default.removeItem(at: run.url)
+            if options.communicator?.isRoot ?? true { try? FileManager.default.removeItem(at: run.url) }
             throw error
         }
     }
@@ -83,14 +98,27 @@ public final class Trainer {
     }
 
     init(config: ExperimentConfig, run: RunFolder, root: URL, checkpoint: Checkpoint?, options: Options) throws {
+        var options = options
+        let communicator = options.communicator.flatMap { $0.size > 1 ? $0 : nil }
+        if let communicator, !communicator.isRoot {
+            // Rank 0 speaks for the run; the other ranks' errors still reach the terminal (the CLI prints them).
+            options.log = { _ in }
+            options.showProgress = false
+            options.registryFile = nil
+        }
         self.config = config
         self.run = run
         self.options = options
         repositoryRoot = root
         recorder = try RunRecorder(options: options)
         Parallel.threadCount = config.threads
+        // Rank 0 loads the data first: it renders synthetic screens into the shared cache once, which
+        // the others then read instead of rendering the same folder at the same time.
+        if let communicator, !communicator.isRoot { try communicator.quietBarrier() }
         setup = try TrainingSetup(config: config, repositoryRoot: root,
-                                  cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: options.log)
+                                  cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"),
+                                  communicator: communicator, log: options.log)
+        if let communicator, communicator.isRoot { try communicator.quietBarrier() }
         state = RunState(totalEpochs: config.epochs, stepsPerEpoch: setup.loader.batchCount(epoch: 0))
         if let checkpoint {
             try checkpoint.validateForResume(batchCount: setup.loader.batchCount(epoch:), configuredEpochs: config.epochs, budgeted: config.budgetSeconds != nil,
@@ -103,17 +131,35 @@ public final class Trainer {
             checkpoint.metrics.forEach { metrics.append($0) }
             options.log("resuming \(run.url.path) at epoch \(state.epoch + 1), batch \(state.batch) (step \(state.step))")
         }
+        if let parallel = setup.parallel {
+            try parallel.checkSameStart(try fingerprint())
+            options.log("data parallel: \(parallel.ranks) processes on \(communicator!.distinctHosts.joined(separator: ", ")), "
+                        + "\(config.batchSize / parallel.ranks) images each of every batch of \(config.batchSize)")
+        }
     }
+
+    /// What every rank must agree on before the first step: the weights, the position and the data.
+    private func fingerprint() throws -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: UnsafeRawBufferPointer) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        for (_, tensor) in setup.model.stateTensors() { tensor.withUnsafeBufferPointer { mix(UnsafeRawBufferPointer($0)) } }
+        let text = "\(state.step) \(state.epoch) \(state.batch) \(state.stepsPerEpoch) \(setup.classes) \(setup.source.count) \(setup.data.description)"
+        Array(text.utf8).withUnsafeBytes { mix($0) }
+        return String(format: "%016llx", hash) + " at step \(state.step), \(state.stepsPerEpoch) batches an epoch, \(setup.source.count) training images"
+    }
+
+    /// Rank 0 (or the only process) writes the run folder and the registry; the others only train.
+    var ownsRun: Bool { setup.parallel?.isRoot ?? true }
 
     /// Trains to the end (or the budget), then writes the reports; returns the summary.
     @discardableResult
     public func train() throws -> RunSummary {
         // One process trains a run folder at a time (two `--resume` of one folder both trained).
-        let lock = try run.lock()
-        defer { lock.release() }
+        let lock = ownsRun ? try run.lock() : nil
+        defer { lock?.release() }
         interruption.install()
         defer { interruption.uninstall() }
-        try setup.writeRunFiles(to: run, state: state)
+        if ownsRun { try setup.writeRunFiles(to: run, state: state) }
         recorder.started(self)
         do {
             if !state.isFinishedTraining { try trainEpochs() }
@@ -128,12 +174,18 @@ public final class Trainer {
             recorder.stopped(.interrupted, reason: state.stopReason)
             return try RunSummary.partial(config: config, run: run, state: state)
         }
+        guard ownsRun else {
+            // Rank 0 predicts and writes the reports alone; wait for it without taking a core.
+            try setup.parallel?.communicator.quietBarrier()
+            return try RunSummary.partial(config: config, run: run, state: state)
+        }
         let summary: RunSummary
         do { summary = try RunReports(trainer: self).write() } catch {
             markFailed("\(error)")
             throw error
         }
         recorder.finished(self, summary: summary)
+        try setup.parallel?.communicator.quietBarrier()
         return summary
     }
 
@@ -142,7 +194,7 @@ public final class Trainer {
     private func markFailed(_ reason: String) {
         state.status = .failed
         state.stopReason = reason
-        try? run.writeStatus(state)
+        if ownsRun { try? run.writeStatus(state) }
         recorder.stopped(.failed, reason: reason)
     }
 
@@ -188,7 +240,7 @@ public final class Trainer {
                 progress.advance(detail: result.terms.map { "\($0.name) \(String(format: "%.3f", $0.value))" }.joined(separator: " ")
                     + String(format: " · lr %.2g · %.1f img/s", rate, imagesPerSecond))
                 if let pause = options.pauseAfterSteps, stepsThisSession == pause {
-                    try AtomicFile.write("step \(state.step)\n", to: run.url.appendingPathComponent("paused"))
+                    if ownsRun { try AtomicFile.write("step \(state.step)\n", to: run.url.appendingPathComponent("paused")) }
                     while true { sleep(60) }
                 }
                 if let stop = options.stopAfterSteps, stepsThisSession >= stop {
@@ -197,13 +249,14 @@ public final class Trainer {
                     state.stopReason = "stopped after \(stop) steps (test)"
                     return
                 }
-                if interruption.isSet {
+                // Every rank stops at the same step when any saw the signal.
+                if try setup.parallel.map({ try $0.communicator.any(interruption.isSet) }) ?? interruption.isSet {
                     progress.finish(detail: "interrupted")
                     state.wallSeconds += wall.lap()
                     try saveCheckpoint(best: false)
                     state.status = .interrupted
                     state.stopReason = "interrupted by a signal; continue with --resume \(run.url.path)"
-                    try run.writeStatus(state)
+                    if ownsRun { try run.writeStatus(state) }
                     options.log(state.stopReason!)
                     return
                 }
@@ -228,6 +281,8 @@ public final class Trainer {
                     options.log(state.stopReason!)
                     state.totalEpochs = state.epoch
                 }
+                // Rank 0's clock decides for every rank.
+                if let communicator = setup.parallel?.communicator { state.totalEpochs = try communicator.agree(on: state.totalEpochs) }
                 try saveCheckpoint(best: false)
             }
         }
@@ -264,11 +319,12 @@ public final class Trainer {
             state.bestEpoch = epoch
         }
         state.unreadableImages = setup.source.allFailures
-        try metrics.write(to: run.metricsFile)
+        if ownsRun { try metrics.write(to: run.metricsFile) }
         try saveCheckpoint(best: improved)
     }
 
     func saveCheckpoint(best: Bool) throws {
+        guard ownsRun else { return }
         let checkpoint = try setup.checkpoint(state: state, metrics: metrics.rows, run: run)
         try checkpoint.write(to: run.lastCheckpoint)
         if best { try checkpoint.write(to: run.bestCheckpoint) }

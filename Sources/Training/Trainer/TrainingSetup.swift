@@ -2,6 +2,7 @@ import Augment
 import Autograd
 import Data
 import Detection
+import Distributed
 import Evaluation
 import Foundation
 import Imaging
@@ -30,10 +31,13 @@ final class TrainingSetup {
     let trainBoxCounts: [Int]
     let transferReport: TransferReport?
     let log: (String) -> Void
+    /// The ranks of an `mpirun` job; nil in one process.
+    let parallel: DataParallel?
 
     var classes: [String] { data.dataset.classes }
 
-    init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, log: @escaping (String) -> Void) throws {
+    init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, communicator: Communicator? = nil,
+         log: @escaping (String) -> Void) throws {
         self.config = config
         self.log = log
         data = try ExperimentData.load(config.data, repositoryRoot: root, cacheFolder: cacheFolder, log: log)
@@ -55,6 +59,8 @@ final class TrainingSetup {
         trainBoxCounts = Self.boxCounts(data.dataset, split: config.data.train)
         classWeights = config.loss.classBalance.weights(classCounts: trainBoxCounts).map(Float.init)
         loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config.loss, assigner: config.assigner), classWeights: classWeights)
+        parallel = communicator.map { DataParallel(communicator: $0, model: model) }
+        if let communicator { loss.sumNormalizers = { try communicator.sumInRankOrder($0) } }
         decoder = try HeadDecoder(configuration: detector)
 
         source = TolerantSource(try DatasetSource(dataset: data.dataset, split: config.data.train))
@@ -69,6 +75,7 @@ final class TrainingSetup {
         // Train-mode batch norm needs ≥ 2 images; a 1-image tail batch would also be noisy.
         loaderOptions.dropLast = true
         loaderOptions.normalization = normalization
+        if let communicator { loaderOptions.shard = (communicator.rank, communicator.size) }
         let closing = config.closeMosaic > 0
             ? (fromEpoch: max(0, config.epochs - config.closeMosaic),
                pipeline: AugmentPipeline(preset: preset.unmixed, source: source, classNames: data.dataset.classes,
@@ -128,7 +135,7 @@ final class TrainingSetup {
         try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
                              objective: { try self.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
                              optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
-                             ema: ema.map { ($0, self.model) }, profile: profile)
+                             ema: ema.map { ($0, self.model) }, synchronization: parallel, profile: profile)
     }
 
     // MARK: Validation and prediction
@@ -142,18 +149,25 @@ final class TrainingSetup {
                               normalization: normalization, batchSize: config.batchSize)
     }
 
-    /// Predictions on a split with the weights the run reports (the EMA when enabled).
-    func predict(split: String, showProgress: Bool, thresholds: [Double?] = [], scoreThreshold: Double? = nil) throws -> (samples: [Sample], output: DetectorPredictor.Output) {
+    /// Predictions on a split with the weights the run reports (the EMA when enabled). In a
+    /// data-parallel run every rank calls this (`shared`, validation): each predicts its share of
+    /// the screens and every rank gets all predictions. Rank 0 alone calls it for the final
+    /// reports (`shared: false`).
+    func predict(split: String, showProgress: Bool, thresholds: [Double?] = [], scoreThreshold: Double? = nil, shared: Bool = false)
+        throws -> (samples: [Sample], output: DetectorPredictor.Output) {
         let samples = try data.dataset.samples(inSplit: split)
         let predictor = try self.predictor(scoreThreshold: scoreThreshold ?? config.postprocess.evaluationScoreThreshold, thresholds: thresholds)
-        let run = { try predictor.predict(samples, imageURL: self.data.dataset.imageURL(of:), label: "predicting \(split)", showProgress: showProgress) }
-        let output = try ema.map { try $0.withAverage(appliedTo: model, run) } ?? run()
+        let parallel = shared ? self.parallel : nil
+        let share = parallel?.share(of: samples.count) ?? samples.indices
+        let run = { try predictor.predict(Array(samples[share]), imageURL: self.data.dataset.imageURL(of:), label: "predicting \(split)", showProgress: showProgress) }
+        var output = try ema.map { try $0.withAverage(appliedTo: model, run) } ?? run()
+        if let parallel { output = try parallel.gather(output, shareStart: share.lowerBound) }
         for (file, reason) in output.unreadable { log("warning: skipped unreadable \(split) image \(file) (\(reason))") }
         return (samples, output)
     }
 
     func validate(showProgress: Bool) throws -> EvaluationResult {
-        let (samples, output) = try predict(split: config.data.val, showProgress: showProgress)
+        let (samples, output) = try predict(split: config.data.val, showProgress: showProgress, shared: true)
         return try DetectionEvaluator(classNames: classes, samples: samples, predictions: output.predictions).evaluate()
     }
 
