@@ -179,6 +179,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser_check.py"]),  // run from its source path by BrowserTests
+        // Starts Open MPI jobs of the real executable (`swift build --build-tests` puts it beside the tests).
+        .testTarget(name: "DistributedTests", dependencies: ["Distributed", "TestSupport", "Weights"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]
