@@ -5,13 +5,18 @@ import GRDB
 /// ScreenLabs all read the version from one place; a migration is never edited once shipped —
 /// a change is a new migration.
 enum RegistrySchema {
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: version1)
             try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        // Data-parallel runs (mpirun -np N): the process count and the hosts, comma-separated. NULL: one process.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN ranks INTEGER; ALTER TABLE runs ADD COLUMN hosts TEXT")
+            try db.execute(sql: "PRAGMA user_version = 2")
         }
         return migrator
     }

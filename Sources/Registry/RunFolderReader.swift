@@ -72,6 +72,8 @@ public enum RunFolderReader {
         run.seconds = (summary?["seconds"] as? Double) ?? (status?["seconds"] as? Double)
         run.bestValMAP50 = (summary?["best_val_map50"] as? Double) ?? (status?["best_val_map50"] as? Double)
         run.bestEpoch = summary?["best_epoch"] as? Int
+        run.ranks = status?["ranks"] as? Int
+        run.hosts = (status?["hosts"] as? [Any])?.compactMap { $0 as? String }
         let trainedSeconds = epochs.compactMap(\.seconds).reduce(0, +)
         let trainedImages = epochs.reduce(0.0) { $0 + ($1.imagesPerSecond ?? 0) * ($1.seconds ?? 0) }
         run.imagesPerSecond = (summary?["images_per_second"] as? Double) ?? (trainedSeconds > 0 ? trainedImages / trainedSeconds : nil)

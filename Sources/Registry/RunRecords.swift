@@ -19,6 +19,9 @@ public struct RunRecord: Equatable, Sendable {
     public var finishedAt: String?
     public var host: String?
     public var pid: Int?
+    /// Processes of a data-parallel run and their hosts (nil: one process, on `host`).
+    public var ranks: Int?
+    public var hosts: [String]?
     public var epochsPlanned: Int?
     public var epochsDone = 0
     public var bestEpoch: Int?

@@ -118,6 +118,8 @@ extension RunRegistry {
         run.finishedAt = v.text("finished_at")
         run.host = v.text("host")
         run.pid = v.int("pid", in: RegistryRanges.pid)
+        run.ranks = v.int("ranks", in: 1...65_536)
+        run.hosts = v.text("hosts").map { $0.split(separator: ",").map(String.init) }
         run.epochsPlanned = v.int("epochs_planned", in: RegistryRanges.epochs)
         run.epochsDone = v.int("epochs_done", in: RegistryRanges.epochs) ?? 0
         run.bestEpoch = v.int("best_epoch", in: RegistryRanges.epochs)

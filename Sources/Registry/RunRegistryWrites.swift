@@ -119,8 +119,9 @@ extension RunRegistry {
         try db.execute(sql: """
             INSERT INTO runs (id, experiment, status, stop_reason, run_folder, config_yaml, git_commit, dataset, train_split, val_split,
                 test_split, started_at, finished_at, updated_at, host, pid, epochs_planned, epochs_done, best_epoch, best_val_map50,
-                val_map50, val_map_center, val_weighted_map50, test_map50, test_map_center, test_weighted_map50, images_per_second, seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                val_map50, val_map_center, val_weighted_map50, test_map50, test_map_center, test_weighted_map50, images_per_second, seconds,
+                ranks, hosts)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET experiment = excluded.experiment, status = excluded.status, stop_reason = excluded.stop_reason,
                 run_folder = excluded.run_folder, config_yaml = coalesce(excluded.config_yaml, runs.config_yaml),
                 git_commit = coalesce(excluded.git_commit, runs.git_commit), dataset = coalesce(excluded.dataset, runs.dataset),
@@ -130,12 +131,14 @@ extension RunRegistry {
                 epochs_done = excluded.epochs_done, best_epoch = excluded.best_epoch, best_val_map50 = excluded.best_val_map50,
                 val_map50 = excluded.val_map50, val_map_center = excluded.val_map_center, val_weighted_map50 = excluded.val_weighted_map50,
                 test_map50 = excluded.test_map50, test_map_center = excluded.test_map_center,
-                test_weighted_map50 = excluded.test_weighted_map50, images_per_second = excluded.images_per_second, seconds = excluded.seconds
+                test_weighted_map50 = excluded.test_weighted_map50, images_per_second = excluded.images_per_second, seconds = excluded.seconds,
+                ranks = excluded.ranks, hosts = excluded.hosts
             """, arguments: [
                 run.id, run.experiment, run.status.rawValue, run.stopReason, run.runFolder, run.configYAML, run.gitCommit, run.dataset,
                 run.trainSplit, run.valSplit, run.testSplit, run.startedAt, run.finishedAt, timestamp(), run.host, run.pid,
                 run.epochsPlanned, run.epochsDone, run.bestEpoch, run.bestValMAP50, run.val.map50, run.val.mapCenter,
                 run.val.weightedMAP50, run.test.map50, run.test.mapCenter, run.test.weightedMAP50, run.imagesPerSecond, run.seconds,
+                run.ranks, run.hosts?.joined(separator: ","),
             ])
     }
 

@@ -46,6 +46,7 @@ public enum RunText {
             ("splits", [r.trainSplit, r.valSplit, r.testSplit].compactMap { $0 }.joined(separator: " / ")),
             ("git commit", r.gitCommit), ("started", r.startedAt), ("finished", r.finishedAt),
             ("host", r.host.map { "\($0) (pid \(r.pid.map(String.init) ?? "?"))" }),
+            ("processes", r.ranks.map { "\($0) (mpirun) on \(Set(r.hosts ?? []).count) host(s): \((r.hosts ?? []).joined(separator: ", "))" }),
             ("epochs", r.epochsPlanned.map { "\(r.epochsDone) of \($0)" } ?? "\(r.epochsDone)"),
             ("val mAP@0.5", r.val.map50.map { "\(number($0)) (center \(number(r.val.mapCenter)), weighted \(number(r.val.weightedMAP50)))" }),
             ("test mAP@0.5", r.test.map50.map { "\(number($0)) (center \(number(r.test.mapCenter)), weighted \(number(r.test.weightedMAP50)))" }),

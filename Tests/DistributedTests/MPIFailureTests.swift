@@ -61,6 +61,8 @@ final class MPIFailureTests: XCTestCase {
         XCTAssertEqual(a.count, b.count)
         for (name, values) in a { XCTAssertEqual(values.map(\.bitPattern), b[name]?.map(\.bitPattern), "\(name) differs from the uninterrupted run") }
         XCTAssertTrue(try ScreenlabProcess.run(["runs", "list", "--registry", registry.path]).output.contains("finished"))
+        let show = try ScreenlabProcess.run(["runs", "show", runFolder.lastPathComponent, "--registry", registry.path])
+        XCTAssertTrue(show.output.contains("2 (mpirun) on 1 host(s)"), "the registry records the processes: \(show.output)")
     }
 
     /// The pid of a live `screenlab` whose command line holds `arguments` and whose environment holds `entry`.

@@ -79,20 +79,19 @@ final class ResumeStateTests: XCTestCase {
     /// length: a 100-epoch vins-ui run stopped at epoch 34 with step 9250 where 34 × 272 is 9248,
     /// and its resume was refused. The step is checked against the loader's count of each epoch.
     func testEpochsOfDifferentLengthsResume() throws {
-        let lengths = [272, 273, 271, 274]
+        let lengths = [272, 275, 271, 274]
         var state = RunState(totalEpochs: 10, stepsPerEpoch: 272)
         state.epoch = 3
         state.batch = 5
-        state.step = 272 + 273 + 271 + 5
+        state.step = 272 + 275 + 271 + 5
         let count = { (e: Int) in lengths[e] }
         XCTAssertNoThrow(try state.validate(batchCount: count, configuredEpochs: 10, budgeted: false, file: "state.json"))
         state.step = 3 * 272 + 5
         XCTAssertThrowsError(try state.validate(batchCount: count, configuredEpochs: 10, budgeted: false, file: "state.json")) { error in
-            XCTAssertTrue("\(error)".contains("step is 821 but the 3 epochs before hold 816 batches"), "\(error)")
+            XCTAssertTrue("\(error)".contains("step is 821 but the 3 epochs before hold 818 batches"), "\(error)")
         }
-        state.step = 272 + 273 + 271 + 5
         state.batch = 274
-        state.step = 272 + 273 + 271 + 274
+        state.step = 272 + 275 + 271 + 274
         XCTAssertThrowsError(try state.validate(batchCount: count, configuredEpochs: 10, budgeted: false, file: "state.json")) { error in
             XCTAssertTrue("\(error)".contains("batch 274 lies outside epoch 3's 274 batches"), "\(error)")
         }

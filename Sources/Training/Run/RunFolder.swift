@@ -112,6 +112,8 @@ public struct RunFolder {
                                      "updated": ISO8601DateFormatter().string(from: Date())]
         if let reason = state.stopReason { object["reason"] = reason }
         if let best = state.bestValMAP50 { object["best_val_map50"] = best }
+        if let ranks = state.ranks { object["ranks"] = ranks }
+        if let hosts = state.hosts { object["hosts"] = hosts }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         try AtomicFile.write(data, to: statusFile)
     }

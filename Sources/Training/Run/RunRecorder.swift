@@ -36,6 +36,8 @@ final class RunRecorder {
         record.startedAt = RunRegistry.timestamp()
         record.host = RunRegistry.hostName
         record.pid = Int(getpid())
+        record.ranks = trainer.state.ranks
+        record.hosts = trainer.state.hosts
         record.epochsPlanned = trainer.state.totalEpochs
         record.epochsDone = trainer.state.epoch
         record.bestValMAP50 = trainer.state.bestValMAP50

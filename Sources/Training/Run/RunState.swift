@@ -36,6 +36,10 @@ public struct RunState: Codable, Equatable {
     public var unreadableImages: [String] = []
     public var status = Status.running
     public var stopReason: String?
+    /// Processes and hosts of the session that trained last (`mpirun -np N`; nil: one process).
+    /// A distributed run resumes bit for bit with the same process count.
+    public var ranks: Int?
+    public var hosts: [String]?
 
     public init(totalEpochs: Int, stepsPerEpoch: Int) {
         self.totalEpochs = totalEpochs
@@ -87,6 +91,7 @@ extension RunState {
         if let bestEpoch, !(0..<max(epoch, 1)).contains(bestEpoch) { throw fail("bestEpoch is \(bestEpoch) of \(epoch) epochs done") }
         if let (name, value) = epochLossSums.first(where: { !$0.value.isFinite }) { throw fail("epochLossSums.\(name) is \(value)") }
         if let (name, value) = optimizerCounters.first(where: { !(0...step).contains($0.value) }) { throw fail("optimizerCounters.\(name) is \(value)") }
+        if let ranks, !(1...65_536).contains(ranks) { throw fail("ranks is \(ranks)") }
     }
 }
 

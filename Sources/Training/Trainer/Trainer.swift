@@ -131,6 +131,13 @@ public final class Trainer {
             checkpoint.metrics.forEach { metrics.append($0) }
             options.log("resuming \(run.url.path) at epoch \(state.epoch + 1), batch \(state.batch) (step \(state.step))")
         }
+        let ranks = setup.parallel?.ranks ?? 1
+        if let checkpoint, (checkpoint.state.ranks ?? 1) != ranks {
+            options.log("warning: this run trained on \(checkpoint.state.ranks ?? 1) process(es) and resumes on \(ranks): it continues, "
+                        + "but not bit for bit as it would have with \(checkpoint.state.ranks ?? 1) (batch norm sees other image groups, sums another order)")
+        }
+        state.ranks = ranks > 1 ? ranks : nil
+        state.hosts = ranks > 1 ? communicator?.hosts : nil
         if let parallel = setup.parallel {
             try parallel.checkSameStart(try fingerprint())
             options.log("data parallel: \(parallel.ranks) processes on \(communicator!.distinctHosts.joined(separator: ", ")), "
