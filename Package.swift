@@ -180,7 +180,7 @@ let package = Package(
             .product(name: "NIOFoundationCompat", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
         ], exclude: ["browser_check.py"]),  // run from its source path by BrowserTests
         // Starts Open MPI jobs of the real executable (`swift build --build-tests` puts it beside the tests).
-        .testTarget(name: "DistributedTests", dependencies: ["Distributed", "TestSupport", "Weights"]),
+        .testTarget(name: "DistributedTests", dependencies: ["Distributed", "TestSupport", "Weights"], exclude: ["two-hosts.sh"]),
         .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
     ],
     swiftLanguageModes: [.v5]

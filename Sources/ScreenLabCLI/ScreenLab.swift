@@ -41,5 +41,5 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks: engine vs raw BLAS and the PyTorch peer, evaluator, data loader.",
-        subcommands: [BenchEngineCommand.self, BenchTrainCommand.self, BenchPredictCommand.self, BenchVariantsCommand.self, BenchEvaluateCommand.self, BenchLoaderCommand.self])
+        subcommands: [BenchEngineCommand.self, BenchTrainCommand.self, BenchPredictCommand.self, BenchVariantsCommand.self, BenchEvaluateCommand.self, BenchLoaderCommand.self, BenchAllreduceCommand.self])
 }

@@ -46,6 +46,7 @@ public final class Trainer {
     let setup: TrainingSetup
     var state: RunState
     var metrics = MetricsLog()
+    private var trafficAtEpochStart = CollectiveTraffic()
     private let interruption = InterruptionFlag()
     let recorder: RunRecorder
 
@@ -308,13 +309,21 @@ public final class Trainer {
         }
         let losses = state.epochLossSums.mapValues { $0 / Double(max(state.epochSteps, 1)) }
         let images = Double(state.epochSteps * config.batchSize)
+        var collectives = ""
+        if let communicator = setup.parallel?.communicator {
+            // Rank 0's time in collectives includes waiting for the slowest rank; validation's gather is in it too.
+            let traffic = communicator.traffic, steps = Double(max(state.epochSteps, 1))
+            collectives = String(format: ", collectives %.1f ms and %.2f MB sent a step", (traffic.seconds - trafficAtEpochStart.seconds) * 1000 / steps,
+                                 Double(traffic.bytesSent - trafficAtEpochStart.bytesSent) / 1e6 / steps)
+            trafficAtEpochStart = traffic
+        }
         metrics.append(.init(epoch: epoch, losses: losses, learningRate: learningRate, valMAP50: valMAP, valMAPCenter: valCenter,
                              imagesPerSecond: images / max(state.epochSeconds, 1e-9), seconds: state.epochSeconds))
         recorder.epochFinished(metrics.rows[metrics.rows.count - 1])
         options.log(String(format: "epoch %d/%d: ", epoch + 1, state.totalEpochs)
             + losses.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.4f", $0.value))" }.joined(separator: ", ")
             + (valMAP.map { String(format: ", val mAP@0.5 %.4f", $0) } ?? "")
-            + String(format: ", %.1f img/s, %.0f s", images / max(state.epochSeconds, 1e-9), state.epochSeconds))
+            + String(format: ", %.1f img/s, %.0f s", images / max(state.epochSeconds, 1e-9), state.epochSeconds) + collectives)
         state.epoch += 1
         state.batch = 0
         state.epochLossSums = [:]
