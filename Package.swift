@@ -2,7 +2,7 @@
 // ScreenLab: a training and evaluation workbench for UI-element detectors.
 // Dependencies point one way: (Tensor, Kernels) → Autograd → NN → Detection → Inference →
 // Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation), (Data, Typography) →
-// Synthetic → Training, and Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
+// Synthetic → Training, Distributed (the ranks of an mpirun job) → Training, and Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
 // serve`) → CLI; and Accessibility (detections → grouped elements in navigation order) on Imaging
 // (drawing) and Support (JSON) alone. Tensor, Kernels, Support and Plotting depend on no other
 // target. Every declared dependency is imported and every import declared:
