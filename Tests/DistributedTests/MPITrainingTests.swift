@@ -103,4 +103,23 @@ final class MPITrainingTests: XCTestCase {
         XCTAssertLessThan(sgd.parallel, 3)
         XCTAssertLessThan(sgd.parallel * 100, sgd.seed, "the data-parallel model should be far closer than one from another seed")
     }
+
+    /// Mistakes that every rank sees end the whole job with one message naming the rank and
+    /// what to do, leave no run folder, and never hang.
+    func testAJobThatCannotTrainEndsWithAMessage() throws {
+        let experiment = try Self.experiment()
+        let folder = try TestFolders.make("mpi-refused")
+        let binary = try ScreenlabProcess.binary().path
+        let arguments = ["train", experiment.path, "--runs", folder.path, "--no-registry", "--quiet", "--set", "threads=1"]
+        let uneven = try ChildProcess.run(try Self.mpirun(), Self.launcherArguments(ranks: 3) + [binary] + arguments)
+        XCTAssertNotEqual(uneven.status, 0)
+        XCTAssertTrue(uneven.output.contains("batch size 4 cannot be split over 3 processes") && uneven.output.contains("of 3 on"), uneven.output)
+        let runs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("parallel").path)) ?? []
+        XCTAssertEqual(runs.filter { !$0.hasPrefix(".") }, [], "no run folder is left for a run that never trained")
+
+        let missing = try ChildProcess.run(try Self.mpirun(), Self.launcherArguments(ranks: 2) + ["-x", "SCREENLAB_MPI_LIBRARY", binary] + arguments,
+                                           environment: ["SCREENLAB_MPI_LIBRARY": "/nonexistent/libmpi.so"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.output.contains("Open MPI's library could not be used") && missing.output.contains("apt-get install"), missing.output)
+    }
 }
