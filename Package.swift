@@ -170,7 +170,10 @@ let package = Package(
             .product(name: "SwiftProtobuf", package: "swift-protobuf"),
         ], resources: [.copy("run_onnx.py")]),
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "ScreenLabCLITests", dependencies: ["TestSupport"]),
+        // The tests that start the `screenlab` executable (exit statuses, messages, signals, several processes at once).
+        .testTarget(name: "ScreenLabCLITests", dependencies: [
+            "TestSupport", "Detection", "Imaging", "Support", "Weights",
+        ]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Synthetic", "Data", "Weights", "NN", "Tensor"]),
         .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
         .testTarget(name: "ServerTests", dependencies: [

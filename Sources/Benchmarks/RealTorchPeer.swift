@@ -3,7 +3,7 @@ import Detection
 import Foundation
 import Training
 
-/// The PyTorch peer of the real training step (Experiments/torch-peer: ScreenLab's default
+/// The PyTorch peer of the real training step (Peers/torch-peer: ScreenLab's default
 /// detector, ATSS, QFL / GIoU / DFL, clipping, AdamW, EMA), run through `PeerScript` so that
 /// `bench train --real-peer` times both engines in the same rounds.
 public struct RealTorchPeer {

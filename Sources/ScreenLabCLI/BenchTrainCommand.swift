@@ -16,7 +16,7 @@ struct BenchTrainCommand: ParsableCommand {
         `bench engine`'s (the reference detector, Σx² loss, SGD) at the same batch size; the real step is the \
         experiment's own (default: vins-baseline when ../shared is present, else quickstart), fed by its loader. \
         Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM). With --torch-python and \
-        --real-peer, every round also runs Experiments/torch-peer/train_step_bench.py (the same detector, ATSS, \
+        --real-peer, every round also runs Peers/torch-peer/train_step_bench.py (the same detector, ATSS, \
         QFL/GIoU/DFL, clipping, AdamW and EMA in PyTorch, NCHW and channels_last) and the ratios real / PyTorch \
         are printed per layout (targets ≥ 1.5× NCHW, ≥ 1.3× channels_last, issue 14).
         """)
@@ -31,7 +31,7 @@ struct BenchTrainCommand: ParsableCommand {
     @Option(help: "Python of a venv with torch: also time the PyTorch peer's NCHW step (batch 8) in every round.")
     var torchPython: String?
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
-    @Flag(help: "With --torch-python: time the PyTorch peer of the real step instead (Experiments/torch-peer: same model, ATSS, QFL/GIoU/DFL, clipping, AdamW, EMA; NCHW and channels_last) at the same batch and threads.")
+    @Flag(help: "With --torch-python: time the PyTorch peer of the real step instead (Peers/torch-peer: same model, ATSS, QFL/GIoU/DFL, clipping, AdamW, EMA; NCHW and channels_last) at the same batch and threads.")
     var realPeer = false
     @Option(help: "Ground-truth boxes per synthetic image of the real-step peer (mosaic and copy-paste put more boxes in a training image than the split's mean).")
     var peerBoxes = 35
@@ -48,10 +48,10 @@ struct BenchTrainCommand: ParsableCommand {
         try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
     }
 
-    /// Experiments/torch-peer of this checkout.
+    /// Peers/torch-peer of this checkout.
     var realPeerFolder: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Experiments/torch-peer").path
+            .appendingPathComponent("Peers/torch-peer").path
     }
 
     func run() throws {

@@ -1,7 +1,7 @@
 import Benchmarks
 import XCTest
 
-/// The JSON lines of Experiments/torch-peer/train_step_bench.py and ui_detector.py --shapes, read
+/// The JSON lines of Peers/torch-peer/train_step_bench.py and ui_detector.py --shapes, read
 /// without Python (the lines below are what the scripts print).
 final class RealTorchPeerTests: XCTestCase {
     let output = """

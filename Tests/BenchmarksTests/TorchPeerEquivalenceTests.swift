@@ -5,7 +5,7 @@ import Foundation
 import Tensor
 import XCTest
 
-/// The PyTorch peer's ATSS (Experiments/torch-peer/ui_detector.py, `atss_assign`) against
+/// The PyTorch peer's ATSS (Peers/torch-peer/ui_detector.py, `atss_assign`) against
 /// ScreenLab's `ATSSAssigner` on the same boxes: the pairs below are what the peer printed for
 /// `synthetic_targets(1, 12, 13, seed=5)` (rounded to 0.1 px) plus a 2 px box between the stride-8
 /// centres and two overlapping text lines (the first loses every point to the second): both

@@ -3,7 +3,7 @@ import Data
 @testable import Evaluation
 
 /// COCO's summary (mAP@0.5:0.95, AP50, AP75, AR at each cap) against pycocotools' COCOeval with its
-/// default bbox parameters on the committed fixture (Experiments/pycocotools-reference/coco_summary.py
+/// default bbox parameters on the committed fixture (Peers/pycocotools/coco_summary.py
 /// wrote expected_summary.json). Three cap lists: COCO's [1, 10, 100] (cuts the two 150-box screens,
 /// which have 162 detections of one class), [1, 10, 100, 300] (ScreenLab's default cap, cuts nothing)
 /// and [1, 5] (cuts every busy screen).

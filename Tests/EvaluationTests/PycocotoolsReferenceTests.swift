@@ -3,7 +3,7 @@ import Data
 @testable import Evaluation
 
 /// Per-class AP against values computed by pycocotools' COCOeval on the same files
-/// (Experiments/pycocotools-reference/make_fixture.py). The fixture has exact score ties within
+/// (Peers/pycocotools/make_fixture.py). The fixture has exact score ties within
 /// and across images, duplicates, class confusions, an equal-IoU trap, a class without ground
 /// truth (AP null), a class without detections (AP 0) and two screens with 150 boxes and more
 /// than 100 detections of one class.

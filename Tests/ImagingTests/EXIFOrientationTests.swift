@@ -4,7 +4,7 @@ import XCTest
 
 /// EXIF orientation: the decoded picture is the one a viewer shows. exif-N.jpg is one 24×16
 /// picture of six flat blocks stored with orientation N; exif-N.rgb is Pillow's
-/// `ImageOps.exif_transpose` of it (Experiments/imaging-fixtures/make_exif_fixtures.py).
+/// `ImageOps.exif_transpose` of it (Peers/imaging/make_exif_fixtures.py).
 final class EXIFOrientationTests: XCTestCase {
     func testEveryOrientationDecodesToWhatPillowShows() throws {
         for orientation in EXIFOrientation.allCases {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Imaging
 
-/// Fixtures from Experiments/imaging-fixtures/make_fixtures.py; expected values are the
+/// Fixtures from Peers/imaging/make_fixtures.py; expected values are the
 /// formulas used there.
 final class PNGDecodingTests: XCTestCase {
     func testRGB8MatchesGeneratingFormula() throws {

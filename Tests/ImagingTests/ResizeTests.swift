@@ -85,7 +85,7 @@ final class ResizeTests: XCTestCase {
     }
 }
 
-/// cv2.resize outputs of a 13×9 noise image (Experiments/imaging-fixtures/make_fixtures.py).
+/// cv2.resize outputs of a 13×9 noise image (Peers/imaging/make_fixtures.py).
 /// OpenCV rounds through 11-bit fixed-point weights, so ±1 is allowed.
 final class ResizeMatchesOpenCVTests: XCTestCase {
     private func assertMatches(_ reference: String, width: Int, height: Int, _ resampling: Resampling,

@@ -13,7 +13,7 @@ final class SafetensorsTests: XCTestCase {
         try bytes.withUnsafeBytes { try SafetensorsFile.decode($0, file: "x.safetensors") }
     }
 
-    /// Written by Experiments/safetensors-interop/interop.py make-fixture with Python's
+    /// Written by Peers/safetensors/interop.py make-fixture with Python's
     /// `safetensors.numpy.save_file`; the values are the script's `fixture_tensors()`.
     func testReadsPythonWrittenFile() throws {
         let file = try decodeSafetensors(try fixture("python-written", "safetensors"))
