@@ -14,7 +14,10 @@ enum RegistrySchema {
             try db.execute(sql: "PRAGMA user_version = 1")
         }
         // Data-parallel runs (mpirun -np N): the process count and the hosts, comma-separated. NULL: one process.
-        migrator.registerMigration("v2") { db in
+        // Immediate foreign-key checks: adding columns cannot break a key, and the deferred default would
+        // check the whole file and refuse to upgrade a registry whose rows a user edited into orphans
+        // with sqlite3 (foreign keys are off there), which reads fine otherwise.
+        migrator.registerMigration("v2", foreignKeyChecks: .immediate) { db in
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN ranks INTEGER; ALTER TABLE runs ADD COLUMN hosts TEXT")
             try db.execute(sql: "PRAGMA user_version = 2")
         }

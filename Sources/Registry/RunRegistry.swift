@@ -99,8 +99,10 @@ public final class RunRegistry {
     }
 
     /// Two openers of a new file can both start the same migration; the loser fails with
-    /// "table … already exists" (not BUSY). The goal is the current schema, so once the other
-    /// opener has completed it that is success; otherwise the step is retried until the timeout.
+    /// "table … already exists" or "duplicate column" (not BUSY). The goal is the current schema,
+    /// so once the other opener has completed it that is success; otherwise that race is retried
+    /// until the timeout. Any other failure says the same thing on every try and is reported at
+    /// once (it waited out the whole timeout, 15 s, before).
     private func migrateOnce(_ migrator: DatabaseMigrator) throws {
         // A registry already at the current schema needs no write: readers (`runs list`, `serve`)
         // open it without waiting for a training's write transaction to end.
@@ -111,7 +113,10 @@ public final class RunRegistry {
                 return try migrator.migrate(pool)
             } catch let error as DatabaseError {
                 if try pool.read(migrator.hasCompletedMigrations) { return }
-                guard Date() < deadline else { throw error }
+                let message = error.message ?? ""
+                let race = error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+                    || message.contains("already exists") || message.contains("duplicate column")
+                guard race, Date() < deadline else { throw error }
                 usleep(20_000)
             }
         }

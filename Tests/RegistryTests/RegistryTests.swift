@@ -19,6 +19,34 @@ final class RegistryOpeningTests: XCTestCase {
         XCTAssertEqual(try RunRegistry(file: missing).runs(), [])
     }
 
+    /// A version-1 registry (before the data-parallel columns) whose rows a user edited with
+    /// sqlite3 into orphans (foreign keys are off there) is upgraded, its rows kept: found by
+    /// Fuzz/registry, where GRDB's deferred whole-file key check refused the upgrade — after the
+    /// opener had retried that refusal for the whole busy timeout (15 s).
+    func testAVersionOneFileWithOrphanRowsIsUpgraded() throws {
+        let file = try RunFolderFixture.temporaryFolder().appendingPathComponent("v1.sqlite")
+        var version1 = DatabaseMigrator()
+        version1.registerMigration("v1") { db in
+            try db.execute(sql: RegistrySchema.version1)
+            try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+        try version1.migrate(queue)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO runs (id, experiment, status, updated_at) VALUES ('r1', 'e', 'finished', '2026-11-28T00:00:00Z')")
+            try db.execute(sql: "INSERT INTO epochs (run_id, epoch, lr) VALUES ('gone', 0, 0.001)")  // its run deleted by hand
+        }
+        try queue.close()
+        let registry = try RunRegistry(file: file, busyTimeout: 15)
+        XCTAssertEqual(try registry.schemaVersion(), 2)
+        XCTAssertEqual(try registry.runs().map(\.id), ["r1"])
+        XCTAssertNil(try registry.runs().first?.ranks, "a run of version 1 trained on one process")
+        let orphans = try DatabaseQueue(path: file.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM epochs WHERE run_id = 'gone'") }
+        XCTAssertEqual(orphans, 1, "the upgrade changes no row")
+    }
+
     func testANewerSchemaIsRefusedNamingTheFile() throws {
         let file = try RunFolderFixture.temporaryFolder().appendingPathComponent("runs.sqlite")
         _ = try RunRegistry(file: file)
