@@ -36,7 +36,11 @@ public func fuzzRegistry(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     try! pristine.write(to: file)
     var input = FuzzBytes(Data(bytes: bytes, count: count))
     applyEdits(&input)
-    readEverything(compare: input.bool())
+    // `compare`'s HTML reads every run's PR-curve files from its report folders (the same files for
+    // every input) and drew 86 % of the time: it runs on one input in sixteen, the rest of
+    // `compare` (from the registry's rows) on half.
+    let compare = input.bool()
+    readEverything(compare: compare, html: compare && input.byte() % 8 == 0)
     return 0
 }
 
@@ -91,7 +95,7 @@ private func value(_ input: inout FuzzBytes) -> DatabaseValue {
     }
 }
 
-private func readEverything(compare: Bool) {
+private func readEverything(compare: Bool, html: Bool) {
     guard let registry = try? RunRegistry(file: file, busyTimeout: 0.5) else { return }
     _ = try? registry.schemaVersion()
     let all = (try? registry.runs()) ?? []
@@ -112,7 +116,7 @@ private func readEverything(compare: Bool) {
     let comparison = RunComparison(compared)
     _ = comparison.terminal(color: true)
     _ = comparison.markdown()
-    _ = comparison.html()
+    if html { _ = comparison.html() }
     _ = comparison.epochCharts()
     _ = comparison.configDifferences()
     _ = comparison.thresholdDifferences()
