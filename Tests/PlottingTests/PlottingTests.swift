@@ -132,4 +132,21 @@ final class PlottingTests: XCTestCase {
         XCTAssertEqual(HeatMap.color(0), "#ffffff")
         XCTAssertEqual(HeatMap(title: "", rowLabels: [], columnLabels: [], values: [], format: .percent(decimals: 1)).text(0.1234), "12.3%")
     }
+
+    /// A curve of 20,000 points on a 600-pixel chart is drawn with the points the resolution
+    /// needs: none closer than half a pixel to the one before, the ends kept, the shape the same.
+    func testLongCurvesAreThinnedToTheChartsResolution() {
+        let count = 20_000
+        let xs = (0..<count).map { Double($0) / Double(count - 1) }
+        let chart = LineChart(title: "PR", xAxis: Axis(label: "recall", range: 0...1), yAxis: Axis(label: "precision", range: 0...1),
+                              series: [LineSeries(name: "run", x: xs, y: xs.map { 1 - $0 * $0 })])
+        let svg = chart.svg()
+        let list = svg.components(separatedBy: "points=\"")[1].components(separatedBy: "\"")[0].split(separator: " ")
+        XCTAssertLessThan(list.count, 2_000, "thinned to the chart's width, not 20,000 points")
+        XCTAssertGreaterThan(list.count, 300, "still a point every pixel or two")
+        let pixels = [(0.0, 0.0), (0.1, 0.1), (0.2, 0.0), (3, 3), (3.2, 3), (3.3, 3.1)]
+        let thinned = LineChart.thinned(pixels)
+        XCTAssertEqual(thinned.map(\.0), [0, 3, 3.3], "points within half a pixel of the last kept one dropped; the last kept")
+        XCTAssertEqual(LineChart.thinned([(0, 0), (0.1, 0)]).count, 2, "two points are a segment")
+    }
 }
