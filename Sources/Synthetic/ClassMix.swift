@@ -1,5 +1,6 @@
 import Data
 import Foundation
+import Support
 
 /// How strongly the generator favours the layouts that draw each class: one non-negative
 /// multiplier per Screen Recognition class, 1 for all in the default mix (today's screens,
@@ -138,9 +139,9 @@ public struct ClassMix: Equatable, CustomStringConvertible {
     /// A short file-name-safe tag that changes with any multiplier: the preset's name or a hash.
     public var tag: String {
         if let presetName { return presetName }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over the canonical text
-        for byte in multipliers.map(Self.number).joined(separator: ",").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "custom-" + String(String(hash, radix: 16).suffix(10))
+        var hash = FNV1a()  // over the canonical text
+        hash.mix(multipliers.map(Self.number).joined(separator: ",").utf8)
+        return "custom-" + String(String(hash.value, radix: 16).suffix(10))
     }
 
     static func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)" }

@@ -90,11 +90,12 @@ public final class DetectionLoss {
         let t = try outputs.tape.timed(as: "target assignment") {
             try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
         }
+        let localWeightSum = t.weights.reduce(0, +)
         var positives = Float(max(t.positiveRows.count, 1))
-        var weightSum = max(t.weights.reduce(0, +), 1e-6)
+        var weightSum = max(localWeightSum, 1e-6)
         if let sumNormalizers {
             // Every rank calls this, with or without positives of its own, so the ranks stay in step.
-            let sums = try sumNormalizers([Double(t.positiveRows.count), Double(t.weights.reduce(0, +))])
+            let sums = try sumNormalizers([Double(t.positiveRows.count), Double(localWeightSum)])
             positives = Float(max(sums[0], 1))
             weightSum = Float(max(sums[1], 1e-6))
         }

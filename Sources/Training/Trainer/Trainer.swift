@@ -148,12 +148,10 @@ public final class Trainer {
 
     /// What every rank must agree on before the first step: the weights, the position and the data.
     private func fingerprint() throws -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ bytes: UnsafeRawBufferPointer) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
-        for (_, tensor) in setup.model.stateTensors() { tensor.withUnsafeBufferPointer { mix(UnsafeRawBufferPointer($0)) } }
-        let text = "\(state.step) \(state.epoch) \(state.batch) \(state.stepsPerEpoch) \(setup.classes) \(setup.source.count) \(setup.data.description)"
-        Array(text.utf8).withUnsafeBytes { mix($0) }
-        return String(format: "%016llx", hash) + " at step \(state.step), \(state.stepsPerEpoch) batches an epoch, \(setup.source.count) training images"
+        var hash = FNV1a()
+        for (_, tensor) in setup.model.stateTensors() { tensor.withUnsafeBufferPointer { hash.mix(UnsafeRawBufferPointer($0)) } }
+        hash.mix("\(state.step) \(state.epoch) \(state.batch) \(state.stepsPerEpoch) \(setup.classes) \(setup.source.count) \(setup.data.description)".utf8)
+        return String(format: "%016llx", hash.value) + " at step \(state.step), \(state.stepsPerEpoch) batches an epoch, \(setup.source.count) training images"
     }
 
     /// Rank 0 (or the only process) writes the run folder and the registry; the others only train.
