@@ -1,4 +1,5 @@
 import ArgumentParser
+import Support
 import Weights
 
 /// `screenlab`: thin subcommands that parse arguments, call a library target and print.
@@ -25,6 +26,19 @@ struct ScreenLab: ParsableCommand {
             ExportCommand.self,
             BenchCommand.self,
         ])
+
+    /// ArgumentParser's own `main`, except that an error raised while Ctrl-C is removing the
+    /// output's staging defers to the interruption: exit 130 and "interrupted: …", not a write
+    /// error about the file the signal just took away.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            SignalCleanup.yieldToAnInterruption()
+            exit(withError: error)
+        }
+    }
 }
 
 /// What `screenlab --version` prints: the release and the weights format it reads and writes

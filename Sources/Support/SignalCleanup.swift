@@ -23,6 +23,7 @@ public enum SignalCleanup {
     private static var nextToken = 0
     private static var claimant: (@Sendable (Int32) -> Void)?
     private static var installed = false
+    private static var ending = false
 
     /// Registers `url` for removal on a signal; pass the token to `unregister` once it is committed or discarded.
     public static func register(_ url: URL) -> Int {
@@ -48,6 +49,18 @@ public enum SignalCleanup {
     public static func release() {
         lock.lock(); defer { lock.unlock() }
         claimant = nil
+    }
+
+    /// For a command's error path: when a signal is already removing the staging, the error is
+    /// most likely its consequence (a worker's file vanished with the renamed folder), so the
+    /// process waits for the signal thread to end it with 128 + the signal and its message
+    /// instead of reporting that write as the failure. Returns at once otherwise.
+    public static func yieldToAnInterruption() {
+        for _ in 0..<1000 {
+            lock.lock(); let isEnding = ending; lock.unlock()
+            guard isEnding else { return }
+            usleep(10_000)
+        }
     }
 
     /// Called with the lock held.
@@ -92,6 +105,7 @@ public enum SignalCleanup {
         }
         let paths = Array(registered.values)
         registered = [:]
+        ending = true
         lock.unlock()
         for path in paths.sorted() {
             remove(path)
