@@ -55,29 +55,9 @@ public struct FoldedConvolution {
         self.bias = bias
     }
 
-    /// A Conv → BatchNorm → activation block (MobileNet's), folded.
-    public init(_ block: ConvBatchNormActivation, layer: String) throws {
-        let kind: ActivationKind?
-        switch block.activation {
-        case .none: kind = nil
-        case .relu: kind = .relu
-        case .relu6: kind = .relu6
-        case .sigmoid: kind = .sigmoid
-        case .silu: kind = .silu
-        }
-        try self.init(conv: block.conv, batchNorm: block.bn, activation: kind, layer: layer)
-    }
-
     /// The kernel geometry on a [batch, inputChannels, height, width] input.
     public func geometry(batch: Int, height: Int, width: Int) throws -> Conv2dGeometry {
         try Conv2dGeometry(batch: batch, inChannels: inputChannels, inHeight: height, inWidth: width, outChannels: outputChannels,
                            kernel: kernelSize, stride: stride, padding: padding, groups: groups)
     }
-}
-
-/// A trained model that the fused inference path cannot run, naming the layer.
-public struct InferenceModelError: Error, CustomStringConvertible {
-    public let layer: String
-    public let reason: String
-    public var description: String { "fused inference model, \(layer): \(reason)" }
 }

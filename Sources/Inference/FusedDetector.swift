@@ -56,28 +56,8 @@ public final class FusedDetector {
         configuration = c
         self.denseKernel = denseKernel
         var graph = InferenceGraph(inputChannels: 3, height: c.inputHeight, width: c.inputWidth)
-        let features = try Self.addBackbone(model.backbone, includeStride4: c.includeStride4, to: &graph)
-        let pyramid = try Self.addPyramid(model.fpn, features: features, to: &graph)
-        var offset = 0
-        for (level, p) in pyramid.enumerated() {
-            let name = "head level \(level)"
-            if let head = model.head as? AnchorFreeHead {
-                var x = p
-                for (index, layer) in head.towers[level].layers.enumerated() {
-                    x = try Self.addBlock(layer, input: x, name: "head.towers.\(level).\(index)", to: &graph)
-                }
-                try graph.convolution(FoldedConvolution(conv: head.outputs[level], batchNorm: nil, activation: nil, layer: name),
-                                      input: x, flatPositionOffset: offset, name: "head.outputs.\(level)")
-            } else if let head = model.head as? DetectionHead {
-                let hidden = try graph.convolution(FoldedConvolution(conv: head.conv1, batchNorm: nil, activation: .relu, layer: "head.conv1"),
-                                                   input: p, name: "head.conv1")!
-                try graph.convolution(FoldedConvolution(conv: head.conv2, batchNorm: nil, activation: nil, layer: "head.conv2"),
-                                      input: hidden, flatPositionOffset: offset, name: "head.conv2")
-            } else {
-                throw InferenceModelError(layer: "head", reason: "\(type(of: model.head)) is not a head the fused path knows")
-            }
-            offset += graph.values[p].height * graph.values[p].width
-        }
+        try model.lower(into: &graph)
+        let offset = graph.flatPositions
         guard graph.flatRowChannels.map({ offset * $0 == c.priorCount * c.outputsPerPrior }) == true else {
             throw InferenceModelError(layer: "head", reason: "head outputs do not add up to \(c.priorCount) priors × \(c.outputsPerPrior) values")
         }
@@ -99,48 +79,6 @@ public final class FusedDetector {
             }
         }
         denseFilters = dense
-    }
-
-    /// Stem and depthwise-separable blocks; returns the feature values the FPN reads
-    /// (strides 8/16/32, and first stride 4 — after stage3's third block — when asked).
-    static func addBackbone(_ backbone: MobileNetV1, includeStride4: Bool, to graph: inout InferenceGraph) throws -> [Int] {
-        var x = try graph.convolution(FoldedConvolution(backbone.stem, layer: "backbone.stem"), input: 0, name: "backbone.stem")!
-        var features: [Int] = []
-        for (stageName, stage) in [("stage3", backbone.stage3), ("stage4", backbone.stage4), ("stage5", backbone.stage5)] {
-            for (index, layer) in stage.layers.enumerated() {
-                x = try addBlock(layer, input: x, name: "backbone.\(stageName).\(index)", to: &graph)
-                if includeStride4 && stageName == "stage3" && index == 2 { features.append(x) }
-            }
-            features.append(x)
-        }
-        return features
-    }
-
-    static func addBlock(_ layer: any Layer, input: Int, name: String, to graph: inout InferenceGraph) throws -> Int {
-        guard let block = layer as? DepthwiseSeparableBlock else {
-            throw InferenceModelError(layer: name, reason: "\(type(of: layer)) is not a depthwise-separable block")
-        }
-        let d = try graph.convolution(FoldedConvolution(block.depthwise, layer: "\(name).depthwise"), input: input, name: "\(name).depthwise")!
-        return try graph.convolution(FoldedConvolution(block.pointwise, layer: "\(name).pointwise"), input: d, name: "\(name).pointwise")!
-    }
-
-    /// Laterals, the top-down sums (coarsest first, as `FeaturePyramid`), the 3×3 outputs.
-    static func addPyramid(_ fpn: FeaturePyramid, features: [Int], to graph: inout InferenceGraph) throws -> [Int] {
-        guard fpn.lateral.count == features.count else {
-            throw InferenceModelError(layer: "fpn", reason: "\(fpn.lateral.count) levels for \(features.count) feature maps")
-        }
-        var merged = [Int](repeating: 0, count: features.count)
-        for level in stride(from: features.count - 1, through: 0, by: -1) {
-            let name = "fpn.lateral.\(level)"
-            merged[level] = try graph.convolution(FoldedConvolution(conv: fpn.lateral[level], batchNorm: nil, activation: nil, layer: name),
-                                                  input: features[level], name: name)!
-            if level < features.count - 1 { try graph.addUpsampled(coarse: merged[level + 1], into: merged[level]) }
-        }
-        return try merged.enumerated().map { level, m in
-            let name = "fpn.output.\(level)"
-            return try graph.convolution(FoldedConvolution(conv: fpn.output[level], batchNorm: nil, activation: nil, layer: name),
-                                         input: m, name: name)!
-        }
     }
 
     /// Head values per prior, [N · priorCount, outputsPerPrior], as `UIDetector` returns them.

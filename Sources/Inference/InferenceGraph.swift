@@ -1,4 +1,5 @@
 import Kernels
+import NN
 
 /// The fused model's forward pass as a list of steps over numbered activations, independent
 /// of the batch size: value 0 is the input; every convolution makes a new value, except the
@@ -29,6 +30,8 @@ public struct InferenceGraph {
     public private(set) var steps: [Step] = []
     /// Channels of the flat matrix's rows (the head's output convolutions all have this many).
     public private(set) var flatRowChannels: Int?
+    /// Positions per image written to the flat matrix so far (the next head output starts there).
+    public private(set) var flatPositions = 0
 
     init(inputChannels: Int, height: Int, width: Int) {
         values = [Value(channels: inputChannels, height: height, width: width)]
@@ -60,10 +63,10 @@ public struct InferenceGraph {
         return values.count - 1
     }
 
-    mutating func addUpsampled(coarse: Int, into fine: Int) throws {
+    public mutating func addUpsampled(coarse: Int, into fine: Int, name: String) throws {
         let c = values[coarse], f = values[fine]
         guard c.channels == f.channels, 2 * c.height == f.height, 2 * c.width == f.width else {
-            throw InferenceModelError(layer: "fpn", reason: "top-down sum of \(c.channels)×\(c.height)×\(c.width) onto \(f.channels)×\(f.height)×\(f.width)")
+            throw InferenceModelError(layer: name, reason: "top-down sum of \(c.channels)×\(c.height)×\(c.width) onto \(f.channels)×\(f.height)×\(f.width)")
         }
         steps.append(.addUpsampled(coarse: coarse, fine: fine))
     }
@@ -78,5 +81,18 @@ public struct InferenceGraph {
             }
         }
         return last
+    }
+}
+
+/// Modules lower themselves here (`UIDetector.lower(into:)`): each convolution is folded with
+/// its batch norm as it is added.
+extension InferenceGraph: InferenceLowering {
+    public mutating func convolution(_ conv: Conv2d, batchNorm: BatchNorm2d?, activation: ActivationKind?, input: Int, name: String) throws -> Int {
+        try convolution(FoldedConvolution(conv: conv, batchNorm: batchNorm, activation: activation, layer: name), input: input, name: name)!
+    }
+
+    public mutating func headOutput(_ conv: Conv2d, input: Int, name: String) throws {
+        try convolution(FoldedConvolution(conv: conv, batchNorm: nil, activation: nil, layer: name), input: input, flatPositionOffset: flatPositions, name: name)
+        flatPositions += values[input].height * values[input].width
     }
 }

@@ -48,6 +48,17 @@ public final class AnchorFreeHead: Module {
     public func callAsFunction(_ features: [Variable]) throws -> [Variable] {
         try zip(towers, outputs).enumerated().map { level, layers in try layers.1(layers.0(features[level])) }
     }
+
+    /// Each level's tower and output convolution, its outputs written as rows of the flat matrix.
+    public func lower<Graph: InferenceLowering>(_ pyramid: [Int], name: String, into graph: inout Graph) throws {
+        guard pyramid.count == towers.count else {
+            throw InferenceModelError(layer: name, reason: "\(towers.count) levels for \(pyramid.count) feature maps")
+        }
+        for (level, p) in pyramid.enumerated() {
+            let x = try towers[level].lower(p, name: "\(name).towers.\(level)", into: &graph)
+            try graph.headOutput(outputs[level], input: x, name: "\(name).outputs.\(level)")
+        }
+    }
 }
 
 /// The SSD-style anchored head of the paper's detector (shared across levels): conv 3×3 + ReLU,

@@ -20,6 +20,13 @@ public final class DepthwiseSeparableBlock: Module, Layer {
     public func callAsFunction(_ x: Variable) throws -> Variable { try pointwise(depthwise(x)) }
 }
 
+extension DepthwiseSeparableBlock: LowerableLayer {
+    public func lower<Graph: InferenceLowering>(_ input: Int, name: String, into graph: inout Graph) throws -> Int {
+        let d = try depthwise.lower(input, name: "\(name).depthwise", into: &graph)
+        return try pointwise.lower(d, name: "\(name).pointwise", into: &graph)
+    }
+}
+
 /// MobileNetV1 with a width multiplier, cut into the stages whose outputs feed the FPN:
 /// stage3 (stride 8), stage4 (stride 16), stage5 (stride 32).
 public final class MobileNetV1: Module {
@@ -63,9 +70,12 @@ public final class MobileNetV1: Module {
     /// Stage names in order, for freezing "the first k stages" in transfer learning.
     public static let stageNames = ["stem", "stage3", "stage4", "stage5"]
 
-    /// Channels of the stride-4 feature (the output of stage3's third block).
+    /// The stride-4 feature is read after this many blocks of stage3 (its first stride-2 block is the fourth).
+    static let stride4Blocks = 3
+
+    /// Channels of the stride-4 feature.
     public var stride4Channels: Int {
-        (stage3.layers[2] as! DepthwiseSeparableBlock).pointwise.conv.weight.shape[0]
+        (stage3.layers[Self.stride4Blocks - 1] as! DepthwiseSeparableBlock).pointwise.conv.weight.shape[0]
     }
 
     /// Feature maps at strides 8, 16, 32 — and first at stride 4 when asked (read inside
@@ -75,8 +85,8 @@ public final class MobileNetV1: Module {
             let (c3, c4, c5) = try callAsFunction(x)
             return [c3, c4, c5]
         }
-        let c2 = try stage3.profiled(on: x.tape) { try stage3.layers[0..<3].reduce(try stem(x)) { try $1($0) } }
-        let c3 = try stage3.profiled(on: x.tape) { try stage3.layers[3...].reduce(c2) { try $1($0) } }
+        let c2 = try stage3.profiled(on: x.tape) { try stage3.layers[..<Self.stride4Blocks].reduce(try stem(x)) { try $1($0) } }
+        let c3 = try stage3.profiled(on: x.tape) { try stage3.layers[Self.stride4Blocks...].reduce(c2) { try $1($0) } }
         let c4 = try stage4(c3)
         return [c2, c3, c4, try stage5(c4)]
     }
@@ -85,5 +95,15 @@ public final class MobileNetV1: Module {
         let c3 = try stage3(stem(x))
         let c4 = try stage4(c3)
         return (c3, c4, try stage5(c4))
+    }
+
+    /// `features(_:includeStride4:)` for inference: the same taps, as values of `graph`.
+    public func lower<Graph: InferenceLowering>(_ input: Int, name: String, includeStride4: Bool, into graph: inout Graph) throws -> [Int] {
+        let x = try stem.lower(input, name: "\(name).stem", into: &graph)
+        let c2 = try stage3.lower(x, name: "\(name).stage3", layers: 0..<Self.stride4Blocks, into: &graph)
+        let c3 = try stage3.lower(c2, name: "\(name).stage3", layers: Self.stride4Blocks..<stage3.layers.count, into: &graph)
+        let c4 = try stage4.lower(c3, name: "\(name).stage4", into: &graph)
+        let c5 = try stage5.lower(c4, name: "\(name).stage5", into: &graph)
+        return (includeStride4 ? [c2] : []) + [c3, c4, c5]
     }
 }

@@ -38,6 +38,21 @@ public final class FeaturePyramid: Module {
         }
         return try zip(output, merged).map { try $0.0($0.1) }
     }
+
+    /// The same pyramid as values of `graph` (finest first, as the forward returns it).
+    public func lower<Graph: InferenceLowering>(_ features: [Int], name: String, into graph: inout Graph) throws -> [Int] {
+        guard features.count == lateral.count else {
+            throw InferenceModelError(layer: name, reason: "\(lateral.count) levels for \(features.count) feature maps")
+        }
+        var merged = [Int](repeating: 0, count: features.count)
+        for level in stride(from: features.count - 1, through: 0, by: -1) {
+            merged[level] = try graph.convolution(lateral[level], batchNorm: nil, activation: nil, input: features[level], name: "\(name).lateral.\(level)")
+            if level < features.count - 1 { try graph.addUpsampled(coarse: merged[level + 1], into: merged[level], name: name) }
+        }
+        return try merged.enumerated().map { level, m in
+            try graph.convolution(output[level], batchNorm: nil, activation: nil, input: m, name: "\(name).output.\(level)")
+        }
+    }
 }
 
 /// Head shared across pyramid levels: conv3×3 + ReLU, conv3×3 → anchors × (classes + 4).
@@ -58,6 +73,14 @@ public final class DetectionHead: Module {
     public func callAsFunction(_ x: Variable) throws -> Variable {
         let hidden = try conv1.profiled(on: x.tape) { try conv1(x).relu() }
         return try conv2(hidden)
+    }
+
+    /// The shared head on every level, each level's outputs written as rows of the flat matrix.
+    public func lower<Graph: InferenceLowering>(_ pyramid: [Int], name: String, into graph: inout Graph) throws {
+        for p in pyramid {
+            let hidden = try graph.convolution(conv1, batchNorm: nil, activation: .relu, input: p, name: "\(name).conv1")
+            try graph.headOutput(conv2, input: hidden, name: "\(name).conv2")
+        }
     }
 }
 

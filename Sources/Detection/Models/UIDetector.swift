@@ -63,6 +63,15 @@ public final class UIDetector: Module {
         }
     }
 
+    /// The eval-mode forward as steps of `graph` reading value 0, the images: what the fused
+    /// inference path runs and ONNX export writes.
+    public func lower<Graph: InferenceLowering>(into graph: inout Graph) throws {
+        let features = try backbone.lower(0, name: "backbone", includeStride4: configuration.includeStride4, into: &graph)
+        let pyramid = try fpn.lower(features, name: "fpn", into: &graph)
+        if let anchorFreeHead { try anchorFreeHead.lower(pyramid, name: "head", into: &graph) }
+        else { try anchoredHead!.lower(pyramid, name: "head", into: &graph) }
+    }
+
     /// Parameter-name prefixes of the backbone's first `count` stages (stem counts as one), or
     /// of the whole backbone when `count` is nil: what `freeze` in an experiment names.
     public static func backbonePrefixes(stages count: Int?) -> [String] {
