@@ -6,8 +6,8 @@ import Weights
 import XCTest
 @testable import Accessibility
 
-/// §5.6's order metric on a screen small enough to work out by hand, and `evaluate-order` on a
-/// few synthetic screens, checked for what must hold whatever the heuristics do.
+/// §5.6's order metric on a screen small enough to work out by hand (`evaluate-order` itself:
+/// `Tests/ScreenLabCLITests/EvaluateOrderCommandTests`).
 final class OrderEvaluationTests: XCTestCase {
     /// Two Texts on a row, then a Picture with its caption 5 px under it (under 0.03 of the
     /// 200 px screen, so picture subtitle groups them): the view reads 0, 1, {2, 3}.
@@ -66,39 +66,6 @@ final class OrderEvaluationTests: XCTestCase {
         XCTAssertEqual(truth.elements[0].box, BoundingBox(minX: 10, minY: 50, maxX: 90, maxY: 103))
     }
 
-    /// The real binary on 8 synthetic screens: every screen scored, each produced order a
-    /// permutation of its true elements, steps fewer than elements.
-    func testEvaluateOrderOnSyntheticScreens() throws {
-        let out = try TestFolders.make("evaluate-order").appendingPathComponent("out")
-        let (status, output) = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "8", "--seed", "3", "--out", out.path, "--worst", "2"])
-        XCTAssertEqual(status, 0, output)
-        XCTAssertTrue(output.contains("perfect order:"), output)
-        let rows = try String(contentsOf: out.appendingPathComponent("order.tsv"), encoding: .utf8).split(separator: "\n").dropFirst()
-        XCTAssertEqual(rows.count, 8)
-        for row in rows {
-            let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let trueElements = try XCTUnwrap(Int(fields[1])), insertions = try XCTUnwrap(Int(fields[3])), reproduced = try XCTUnwrap(Int(fields[4]))
-            XCTAssertGreaterThan(trueElements, 0, String(row))
-            XCTAssertLessThan(insertions, trueElements, String(row))
-            XCTAssertLessThanOrEqual(reproduced, trueElements, String(row))
-            XCTAssertEqual(fields[5].split(separator: ",").compactMap { Int($0) }.sorted(), Array(1...trueElements), String(row))
-        }
-    }
-
-    /// Alerts on half the screens: read first and grouped on their own layer, they cost the
-    /// order nothing on true boxes (before alerts were modal, 61 % of rare-controls screens
-    /// with 12 % alerts were in perfect order; now 98 %, as without alerts).
-    func testScreensWithAlertsAreInOrder() throws {
-        let out = try TestFolders.make("evaluate-order-alerts").appendingPathComponent("out")
-        let (status, output) = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "80", "--seed", "5", "--class-mix", "rare-controls",
-                                                         "--dialog-probability", "0.5", "--out", out.path, "--worst", "0"])
-        XCTAssertEqual(status, 0, output)
-        let rows = try String(contentsOf: out.appendingPathComponent("order.tsv"), encoding: .utf8).split(separator: "\n").dropFirst()
-        XCTAssertEqual(rows.count, 80)
-        let perfect = rows.filter { $0.split(separator: "\t", omittingEmptySubsequences: false)[3] == "0" }.count
-        XCTAssertGreaterThanOrEqual(perfect, 72, "at least 90 % of screens in perfect order: \(output)")
-    }
-
     /// The truth restated over detections: greedy by IoU, one detection per true box, any class.
     func testTrueElementsAreMatchedOntoDetectionsByIoU() {
         let trueBoxes = [
@@ -128,37 +95,5 @@ final class OrderEvaluationTests: XCTestCase {
         XCTAssertTrue(summary.text.contains("order of what was found"), summary.text)
         XCTAssertEqual(OrderEvaluation.truth([[0]], trueBoxes: trueBoxes, detections: found, minimumIoU: 0.99), [[1]])
         XCTAssertEqual(OrderEvaluation.truth([[1]], trueBoxes: trueBoxes, detections: found, minimumIoU: 0.99), [[]])
-    }
-
-    /// `evaluate-order --weights`: the view built on a detector's output for the rendered screens
-    /// (a tiny untrained model: arbitrary boxes, so only the plumbing is checked), and a model for
-    /// other classes refused by name.
-    func testEvaluateOrderOnADetectorsOutput() throws {
-        let base = try TestFolders.make("evaluate-order-weights")
-        func write(classes: [String], to name: String) throws -> URL {
-            let url = base.appendingPathComponent(name)
-            let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
-            let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: classes.count, inputHeight: 64, inputWidth: 32), seed: 2)
-            let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector", options: options), input: InputSpec(width: 32, height: 64),
-                                       normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: classes,
-                                       provenance: Provenance(created: "2026-11-24T00:00:00Z"))
-            try WeightsFile(header: header, tensors: model.stateTensors()).write(to: url)
-            return url
-        }
-        let tiny = try write(classes: DetectionClass.names, to: "tiny.slw")
-        let out = base.appendingPathComponent("out")
-        let (status, output) = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "3", "--weights", tiny.path, "--confidence", "0.3",
-                                                         "--out", out.path, "--worst", "1"])
-        XCTAssertEqual(status, 0, output)
-        XCTAssertTrue(output.contains("on the detections of \(tiny.path)"), output)
-        let rows = try String(contentsOf: out.appendingPathComponent("order.tsv"), encoding: .utf8).split(separator: "\n").dropFirst()
-        XCTAssertEqual(rows.count, 3)
-
-        let other = try write(classes: ["Icon", "Text"], to: "other.slw")
-        let refused = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "3", "--weights", other.path])
-        XCTAssertNotEqual(refused.status, 0)
-        XCTAssertTrue(refused.output.contains("detects Icon, Text, not the synthetic screens' classes"), refused.output)
-        let usage = try ScreenlabProcess.run(["evaluate-order", "--synthetic", "3", "--confidence", "0.5"])
-        XCTAssertEqual(usage.status, 64, usage.output)
     }
 }

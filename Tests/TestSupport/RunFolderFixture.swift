@@ -1,15 +1,14 @@
 import Foundation
-import TestSupport
 
 /// Run folders as `screenlab train` leaves them (the files the registry reads), without training.
-enum RunFolderFixture {
-    static func temporaryFolder(_ name: String = "registry") throws -> URL {
+public enum RunFolderFixture {
+    public static func temporaryFolder(_ name: String = "registry") throws -> URL {
         try TestFolders.make(name)
     }
 
     /// RUNS/EXPERIMENT/ID with config, metrics for `epochs` epochs and, when finished, summary.json.
     @discardableResult
-    static func write(in runs: URL, experiment: String = "tiny", id: String, epochs: Int = 3, lr: Double = 0.002,
+    public static func write(in runs: URL, experiment: String = "tiny", id: String, epochs: Int = 3, lr: Double = 0.002,
                       finished: Bool = true, apShift: Double = 0) throws -> URL {
         let folder = runs.appendingPathComponent(experiment).appendingPathComponent(id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,3 +1,4 @@
+import Data
 import Detection
 import Foundation
 import Imaging
@@ -14,9 +15,9 @@ final class PredictAccessibilityTests: XCTestCase {
         let base = try TestFolders.make("accessibility")
         let weights = base.appendingPathComponent("tiny.slw")
         let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
-        let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: DetectionClass.names.count, inputHeight: 64, inputWidth: 32), seed: 4)
+        let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: Taxonomy.screenRecognition.classes.count, inputHeight: 64, inputWidth: 32), seed: 4)
         let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector", options: options), input: InputSpec(width: 32, height: 64),
-                                   normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: DetectionClass.names,
+                                   normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: Taxonomy.screenRecognition.classes,
                                    provenance: Provenance(created: "2026-11-24T00:00:00Z"))
         try WeightsFile(header: header, tensors: model.stateTensors()).write(to: weights)
         var random = SystemRandomNumberGenerator()
