@@ -51,9 +51,9 @@ public struct ComparedRun {
         return try? ConfigKeys.flatten(yaml: text, file: "\(label)/config.resolved.yaml")
     }
 
-    /// A class's operating curve from the report's curves/*.csv, nil when unreadable.
-    func curve(of className: String) -> OperatingCurve? {
+    /// Where a class's operating curve is (the report's curves/*.csv) and its ground-truth count.
+    func curveFile(of className: String) -> (url: URL, groundTruth: Int)? {
         guard let report, let folder = reportFolder, let c = report.classes.first(where: { $0.name == className }) else { return nil }
-        return try? ReportFiles.readCurveCSV(folder.appendingPathComponent(c.curveCSV), groundTruthCount: c.groundTruth)
+        return (folder.appendingPathComponent(c.curveCSV), c.groundTruth)
     }
 }

@@ -87,8 +87,19 @@ extension RunComparison {
     func classCharts() -> [String] {
         guard let names = reports?.classNames else { return [] }
         var charts: [String] = []
+        // Runs compared twice (by id and by folder, or rows copied in the registry) share a report:
+        // each CSV is read once. Nil: unreadable.
+        var read: [String: OperatingCurve?] = [:]
+        func curve(_ run: ComparedRun, _ name: String) -> OperatingCurve? {
+            guard let file = run.curveFile(of: name) else { return nil }
+            let key = "\(file.url.path)\u{0}\(file.groundTruth)"
+            if let known = read[key] { return known }
+            let loaded = try? ReportFiles.readCurveCSV(file.url, groundTruthCount: file.groundTruth)
+            read[key] = .some(loaded)
+            return loaded
+        }
         for name in names {
-            let curves = runs.enumerated().compactMap { index, run -> (Int, OperatingCurve)? in run.curve(of: name).map { (index, $0) } }
+            let curves = runs.enumerated().compactMap { index, run -> (Int, OperatingCurve)? in curve(run, name).map { (index, $0) } }
             guard curves.contains(where: { !$0.1.points.isEmpty }) else { continue }
             let pr = curves.map { index, curve in series(index, x: curve.points.map(\.recall), y: curve.points.map(\.precision)) }
             charts.append(LineChart(title: "\(name): precision–recall", xAxis: Axis(label: "recall", range: 0...1),
