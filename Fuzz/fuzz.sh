@@ -23,6 +23,9 @@ case $NAME in
 esac
 cd "$HERE"
 mkdir -p "build/corpus-$NAME"
+# SwiftPM kept planning from its last build plan when a file was added to a target of the
+# root package (a path dependency here): the plan is remade at every build (seconds).
+rm -f .build/release.yaml
 nice -n 19 swift build -c release --sanitize=fuzzer -Xswiftc -enable-testing --product "$HARNESS" > build/build.log 2>&1 \
     || { tail -30 build/build.log; exit 1; }
 [ -d "$NAME/seeds" ] && cp "$NAME"/seeds/* "build/corpus-$NAME/"
