@@ -29,7 +29,7 @@ let package = Package(
         fuzzer("YOLOFuzz", folder: "yolo", alsoExcluding: ["seeds", "seeds-image"]),
         fuzzer("ImageHeaderFuzz", folder: "image-header", alsoExcluding: ["seeds.txt"]),
         fuzzer("WeightsFuzz", folder: "weights", alsoExcluding: ["seeds.txt", "bench.sh", "bench.swift"]),
-        fuzzer("ResumeStateFuzz", folder: "resume-state", ["FuzzSupport"], alsoExcluding: ["seeds"]),
+        fuzzer("ResumeStateFuzz", folder: "resume-state", ["FuzzSupport"], alsoExcluding: ["seeds", "reports"]),
         fuzzer("RegistryFuzz", folder: "registry", ["FuzzSupport", .product(name: "GRDB", package: "GRDB.swift")], alsoExcluding: ["seeds"]),
         // The weights reader's load time (not a fuzzer: built without the sanitizer by weights/bench.sh).
         .executableTarget(name: "WeightsLoadBench", dependencies: [screenLab], path: "weights",
