@@ -37,6 +37,8 @@ struct BenchTrainCommand: ParsableCommand {
     var peerBoxes = 35
     @Flag(help: "Only profile the real step: forward and backward time per layer type over --steps steps, and the time outside the tape (optimizer, clipping, EMA; waiting for data).")
     var profile = false
+    @Option(help: "Dense forward convolutions: openblas (the default: im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per step; not the default until measured with an arm's accuracy).")
+    var denseForward = "openblas"
 
     func validate() throws {
         guard batchSize >= 2 else { throw usageError("--batch-size must be at least 2 (batch norm in train mode needs it), got \(batchSize)") }
@@ -46,6 +48,9 @@ struct BenchTrainCommand: ParsableCommand {
         try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
         try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
+        guard ["packed", "openblas"].contains(denseForward) else {
+            throw usageError("--dense-forward \(denseForward): use openblas or packed")
+        }
     }
 
     /// Peers/torch-peer of this checkout.
@@ -55,6 +60,10 @@ struct BenchTrainCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Conv2dKernel.withDenseForward(packed: denseForward == "packed") { try runBenchmarks() }
+    }
+
+    private func runBenchmarks() throws {
         Parallel.threadCount = threads
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let vins = root.appendingPathComponent("../shared/datasets/vins-ui").standardizedFileURL

@@ -34,11 +34,13 @@ final class ConvKernelTests: XCTestCase {
         return (r, input, weight, bias, gradOutput)
     }
 
+    /// Both dense forward paths (im2col + sgemm, and the packed kernel `bench train
+    /// --dense-forward packed` times), 1 and 2 threads.
     func check(_ g: Conv2dGeometry, seed: UInt64 = 1, file: StaticString = #filePath, line: UInt = #line) {
-        for threads in [1, 2] {
-            withThreads(threads) {
+        for threads in [1, 2] { for packed in [false, true] {
+            withThreads(threads) { Conv2dKernel.withDenseForward(packed: packed) {
                 let (r, input, weight, bias, gradOutput) = run(g, seed: seed)
-                let name = "\(g) threads \(threads)"
+                let name = "\(g) threads \(threads)\(packed ? " packed forward" : "")"
                 assertClose(r.output, ConvReference.forward(g, input: input, weight: weight, bias: bias), 
                             tolerance: 1e-5, "forward \(name)", file: file, line: line)
                 assertClose(r.gradInput, ConvReference.backwardInput(g, gradOutput: gradOutput, weight: weight),
@@ -46,8 +48,8 @@ final class ConvKernelTests: XCTestCase {
                 let (gw, gb) = ConvReference.backwardWeight(g, input: input, gradOutput: gradOutput)
                 assertClose(r.gradWeight, gw, tolerance: 1e-5, "backwardWeight \(name)", file: file, line: line)
                 assertClose(r.gradBias, gb, tolerance: 1e-5, "backwardBias \(name)", file: file, line: line)
-            }
-        }
+            } }
+        } }
     }
 
     func testPointwise() throws {

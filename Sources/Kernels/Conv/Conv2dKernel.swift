@@ -1,9 +1,10 @@
 /// 2-D convolution over NCHW float tensors: forward, gradient of the input, gradient of
 /// the weight (and bias).
 ///
-/// Paths: 1×1/stride 1/pad 0/one group → one GEMM per image, no im2col; depthwise
-/// (groups == in == out channels) → direct SIMD loops (3×3 pad 1 stride 1/2) or a generic
-/// direct loop; everything else → im2col + GEMM per image and group.
+/// Paths: 1×1/stride 1/pad 0/one group → one GEMM per image, no im2col (or, inside
+/// `withDenseForward(packed: true)`, forwards of one group at stride 1 or 2 on `PackedConv2d`); depthwise (groups == in == out channels) → direct SIMD loops
+/// (3×3 pad 1 stride 1/2) or a generic direct loop; everything else → im2col + GEMM per image
+/// and group.
 ///
 /// Threading: GEMM paths run images in parallel when `batch ≥ Parallel.threadCount`
 /// (OpenBLAS single-threaded per worker), otherwise image by image with each GEMM split
@@ -23,6 +24,13 @@ public enum Conv2dKernel {
         } else {
             GEMMConv.forward(g, input: input, weight: weight, bias: bias, output: output)
         }
+    }
+
+    /// Runs `body` with the dense (non-depthwise) forward passes of one group at stride 1 or 2
+    /// on the inference path's packed kernel (`packed: true`, filters packed per call) or on
+    /// im2col + OpenBLAS sgemm per image (the default). `bench train --dense-forward` times both.
+    public static func withDenseForward<T>(packed: Bool, _ body: () throws -> T) rethrows -> T {
+        try GEMMConv.$usesPackedForward.withValue(packed, operation: body)
     }
 
     /// `gradInput = ∂L/∂input` from `gradOutput`; gradInput is overwritten.

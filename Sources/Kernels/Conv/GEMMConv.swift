@@ -16,10 +16,19 @@ enum GEMMConv {
         }
     }
 
+    /// On: dense forwards of one group at stride 1 or 2 run on `PackedConv2d`. Off by default
+    /// until measured on a quiet machine with an arm's accuracy (other rounding than sgemm's):
+    /// on a busy one the step was ~4 % faster (Reports/benchmarks.md). `bench train --dense-forward packed`.
+    @TaskLocal static var usesPackedForward = false
+
     static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
     ) {
+        if usesPackedForward && PackedConv2d.isSupported(g) {
+            PackedConv2d.forward(g, input: input, weight: weight, bias: bias, output: output)
+            return
+        }
         let unfold = Im2col(g)
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
         let cinG = g.inChannelsPerGroup, coutG = g.outChannelsPerGroup
