@@ -29,16 +29,14 @@ public struct PredictBenchmark {
 
     /// One way of running the fused model besides the measured one.
     public struct Variant {
-        /// `.dense(kernel)`: another dense kernel; `.parked`: the same kernel without a `WorkerTeam`;
-        /// `.unfusedSeparable`: depthwise and pointwise layers run one after the other.
-        public enum Kind: Equatable { case dense(FusedDetector.DenseKernel), parked, unfusedSeparable }
+        /// `.dense(kernel)`: another dense kernel; `.parked`: the same kernel without a `WorkerTeam`.
+        public enum Kind: Equatable { case dense(FusedDetector.DenseKernel), parked }
         public let kind: Kind
         public let batch1: Double, batch8: Double
         public var label: String {
             switch kind {
             case let .dense(kernel): "\(kernel.rawValue) dense kernel"
             case .parked: "workers parked between batch-1 loops (no WorkerTeam)"
-            case .unfusedSeparable: "depthwise and pointwise layers one after the other (no FusedSeparable)"
             }
         }
     }
@@ -69,15 +67,11 @@ public struct PredictBenchmark {
     /// `rounds` alternating blocks per contender; `batch1Runs` / `batch8Runs` timed runs in all.
     /// `includeVariants` also times the fused model with every other dense kernel and with parked
     /// workers, in the same rounds (the same-run references of `denseKernel` and of the team).
-    /// `includeUnfused` times the model with its separable blocks run layer by layer, likewise.
     public func measure(rounds: Int, batch1Runs: Int, batch8Runs: Int, includeGraph: Bool = true, includeVariants: Bool = false,
-                        includeUnfused: Bool = true, denseKernel: FusedDetector.DenseKernel = .winograd) throws -> Result {
+                        denseKernel: FusedDetector.DenseKernel = .winograd) throws -> Result {
         let model = try evalModel()
         let fused = try FusedDetector(model, denseKernel: denseKernel)
         var variants: [(Variant.Kind, FusedDetector)] = []
-        if includeUnfused {
-            variants.append((.unfusedSeparable, try FusedDetector(model, denseKernel: denseKernel, fusesSeparableBlocks: false)))
-        }
         if includeVariants {
             for kernel in FusedDetector.DenseKernel.allCases where kernel != denseKernel {
                 variants.append((.dense(kernel), try FusedDetector(model, denseKernel: kernel)))

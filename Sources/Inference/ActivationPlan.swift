@@ -16,12 +16,9 @@ final class ActivationPlan {
     var stepGeometries: [Conv2dGeometry?] { geometries }
     /// Floats of activation memory (for reports and tests).
     let activationFloats: Int
-    /// Steps that run as one `FusedSeparable` pass with the step after them (a depthwise 3×3
-    /// whose output only the next, packed pointwise step reads); that next step is skipped.
-    let fusedWithNext: Set<Int>
 
     /// `filters`: per layer, the weights of its dense kernel (nil: `FusedConv2d`).
-    init(graph: InferenceGraph, filters: [DenseFilters?], batch: Int, workers: Int, fusesSeparable: Bool = true) throws {
+    init(graph: InferenceGraph, filters: [DenseFilters?], batch: Int, workers: Int) throws {
         self.batch = batch
         self.workers = workers
         var geometries: [Conv2dGeometry?] = []
@@ -39,29 +36,18 @@ final class ActivationPlan {
             geometries.append(g)
         }
         self.geometries = geometries
-        let lastUse = graph.lastUses()
-        var fused = Set<Int>()
-        for (index, step) in graph.steps.enumerated().dropLast() where fusesSeparable {
-            guard case let .convolution(depthwise, _, .value(middle)) = step, filters[depthwise] == nil,
-                  case let .convolution(pointwise, input, .value(_)) = graph.steps[index + 1], input == middle, lastUse[middle] == index + 1,
-                  case .packed = filters[pointwise], let d = geometries[index], let p = geometries[index + 1],
-                  FusedSeparable.isSupported(depthwise: d, pointwise: p) else { continue }
-            fused.insert(index)
-            scratchCount = max(scratchCount, FusedSeparable.scratchCount(depthwise: d, pointwise: p, workers: workers))
-        }
-        fusedWithNext = fused
 
         // Greedy assignment in step order: the smallest free buffer that fits, else the largest
         // free one grown, else a new one. A step's output is placed before its inputs are
         // released, so no convolution reads and writes the same buffer.
+        let lastUse = graph.lastUses()
         var capacities: [Int] = [], free: [Int] = []
         var bufferOfValue = [Int](repeating: -1, count: graph.values.count)
         for (index, step) in graph.steps.enumerated() {
             var reads: [Int] = []
             switch step {
             case let .convolution(_, input, output):
-                // A fused depthwise output lives only in the pass's tiles: no buffer.
-                if case let .value(v) = output, !fused.contains(index) {
+                if case let .value(v) = output {
                     let need = batch * graph.values[v].planeCount
                     let fitting = free.filter { capacities[$0] >= need }.min { capacities[$0] < capacities[$1] }
                     let chosen = fitting ?? free.max { capacities[$0] < capacities[$1] }
@@ -102,21 +88,9 @@ final class ActivationPlan {
         for (index, step) in graph.steps.enumerated() {
             let clock = stepSeconds.map { _ in Stopwatch() }
             defer { if let stepSeconds, let clock { stepSeconds[index] += clock.seconds } }
-            if index > 0 && fusedWithNext.contains(index - 1) { continue }  // ran with the step before
             switch step {
             case let .convolution(layerIndex, source, output):
                 let layer = graph.layers[layerIndex], g = geometries[index]!
-                if fusedWithNext.contains(index), case let .convolution(pointwiseIndex, _, .value(result)) = graph.steps[index + 1],
-                   case let .packed(packed) = filters[pointwiseIndex] {
-                    layer.weight.withUnsafeBufferPointer { w in
-                        layer.bias.withUnsafeBufferPointer { b in
-                            FusedSeparable.forward(depthwise: g, pointwise: geometries[index + 1]!, input: pointer(source), weight: w.baseAddress!,
-                                                   bias: b.baseAddress!, depthwiseBounds: layer.bounds, filters: packed,
-                                                   bounds: graph.layers[pointwiseIndex].bounds, output: pointer(result), workers: workers, scratch: scratch!)
-                        }
-                    }
-                    continue
-                }
                 var target = flat, layout = FusedConv2d.OutputLayout.channelsFirst
                 switch output {
                 case let .value(v): target = pointer(v)

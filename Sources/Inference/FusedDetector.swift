@@ -30,10 +30,6 @@ public final class FusedDetector {
     public let configuration: UIDetectorConfiguration
     public let graph: InferenceGraph
     public let denseKernel: DenseKernel
-    /// Each depthwise 3×3 (stride 1) and the pointwise layer after it run as one pass
-    /// (`FusedSeparable`: the same bits, the depthwise output never stored). Off: layer by layer,
-    /// for `bench predict --unfused-separable`.
-    public let fusesSeparableBlocks: Bool
     /// Per graph layer, its weights prepared for its kernel (nil for depthwise layers, and for all with `.openBLAS`).
     let denseFilters: [DenseFilters?]
     let positionsPerImage: Int
@@ -55,11 +51,10 @@ public final class FusedDetector {
 
     /// Throws, naming the layer, for a model the fused path cannot run (an activation that is
     /// not ReLU/ReLU6, a layer of an unexpected type).
-    public init(_ model: UIDetector, denseKernel: DenseKernel = .winograd, fusesSeparableBlocks: Bool = true) throws {
+    public init(_ model: UIDetector, denseKernel: DenseKernel = .winograd) throws {
         let c = model.configuration
         configuration = c
         self.denseKernel = denseKernel
-        self.fusesSeparableBlocks = fusesSeparableBlocks
         var graph = InferenceGraph(inputChannels: 3, height: c.inputHeight, width: c.inputWidth)
         try model.lower(into: &graph)
         let offset = graph.flatPositions
@@ -133,31 +128,22 @@ public final class FusedDetector {
             }
         }
         var timings: [LayerTypeTiming] = []
-        func flopCount(_ g: Conv2dGeometry) -> Double { 2 * Double(g.outputCount) * Double(g.inChannelsPerGroup * g.kernelHeight * g.kernelWidth) }
         for (index, step) in graph.steps.enumerated() {
-            if index > 0 && plan.fusedWithNext.contains(index - 1) { continue }  // timed with the depthwise step before it
-            var label: String, flops: Double, steps = 1
+            let label: String, flops: Double
             switch step {
             case let .convolution(layer, _, _):
                 let g = plan.stepGeometries[index]!
                 label = perLayer ? Self.layerLabel(name: graph.layerNames[layer], geometry: g)
                     : Self.profileLabel(name: graph.layerNames[layer], geometry: g)
-                flops = flopCount(g)
-                // A depthwise step fused with its pointwise step: one line for the pair.
-                if plan.fusedWithNext.contains(index), case let .convolution(pointwise, _, _) = graph.steps[index + 1] {
-                    let p = plan.stepGeometries[index + 1]!
-                    label += perLayer ? " + " + Self.layerLabel(name: graph.layerNames[pointwise], geometry: p) : " + pointwise 1×1"
-                    flops += flopCount(p)
-                    steps = 2
-                }
+                flops = 2 * Double(g.outputCount) * Double(g.inChannelsPerGroup * g.kernelHeight * g.kernelWidth)
             case .addUpsampled:
                 label = perLayer ? "FPN upsample+add \(index)" : "FPN upsample+add"; flops = 0
             }
             let milliseconds = 1000 * seconds[index] / Double(max(1, runs))
             if let at = timings.firstIndex(where: { $0.label == label }) {
-                timings[at].steps += steps; timings[at].milliseconds += milliseconds; timings[at].gigaflops += flops / 1e9
+                timings[at].steps += 1; timings[at].milliseconds += milliseconds; timings[at].gigaflops += flops / 1e9
             } else {
-                timings.append(LayerTypeTiming(label: label, steps: steps, milliseconds: milliseconds, gigaflops: flops / 1e9))
+                timings.append(LayerTypeTiming(label: label, steps: 1, milliseconds: milliseconds, gigaflops: flops / 1e9))
             }
         }
         return timings
@@ -189,13 +175,6 @@ public final class FusedDetector {
         return try plan(batch: batch, workers: Parallel.workerCount(for: Int.max)).activationFloats
     }
 
-    /// Depthwise–pointwise pairs that run as one `FusedSeparable` pass at `batch` (for tests).
-    func fusedSeparablePairs(batch: Int) throws -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return try plan(batch: batch, workers: Parallel.workerCount(for: Int.max)).fusedWithNext.count
-    }
-
     /// The team for `workers` workers, when it helps (called under `lock`).
     private func workerTeam(_ workers: Int) -> WorkerTeam? {
         guard keepsWorkersAwake && workers > 1 else { return nil }
@@ -212,7 +191,7 @@ public final class FusedDetector {
             plans.append(plan)
             return plan
         }
-        let plan = try ActivationPlan(graph: graph, filters: denseFilters, batch: batch, workers: workers, fusesSeparable: fusesSeparableBlocks)
+        let plan = try ActivationPlan(graph: graph, filters: denseFilters, batch: batch, workers: workers)
         plans.append(plan)
         if plans.count > Self.plansKept { plans.removeFirst() }
         return plan

@@ -62,10 +62,6 @@ struct BenchPredictCommand: ParsableCommand {
             print(String(format: "  batch 1 latency      fused %7.2f ms   graph (eval) %7.2f ms   → %.2f× faster", main.fusedBatch1, main.graphBatch1, main.graphBatch1 / main.fusedBatch1))
             print(String(format: "  batch 8 throughput   fused %7.1f img/s graph (eval) %7.1f img/s → %.2f×", main.fusedImagesPerSecond, main.graphImagesPerSecond, main.fusedImagesPerSecond / main.graphImagesPerSecond))
             print(String(format: "  folding the model (paid once per predict call): %.2f ms", main.folding))
-            for variant in main.variants {
-                print(String(format: "  same model, %@: batch 1 %.2f ms (%.2f× the first), batch 8 %.1f img/s",
-                             variant.label, variant.batch1, variant.batch1 / main.fusedBatch1, 8000 / variant.batch8))
-            }
             let peerShape = try PredictBenchmark(configuration: PredictBenchmark.peerArchitecture)
                 .measure(rounds: rounds, batch1Runs: batch1Runs, batch8Runs: batch8Runs, includeGraph: false, includeVariants: true,
                          denseKernel: denseKernel)

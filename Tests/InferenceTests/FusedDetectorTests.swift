@@ -59,28 +59,6 @@ final class FusedDetectorTests: XCTestCase {
         }
     }
 
-    /// A depthwise 3×3 and its pointwise layer in one pass (`FusedSeparable`) give the bits of
-    /// the two layers run apart: both heads, stride 4 on and off, batch 1 and 3. On this input the
-    /// rows are 48 … 3 wide, so some blocks fuse (rows of 48 and 24) and the rest do not.
-    func testFusedSeparableBlocksChangeNoBit() throws {
-        let saved = Parallel.threadCount
-        Parallel.threadCount = 2
-        defer { Parallel.threadCount = saved }
-        for head in [UIDetectorConfiguration.HeadKind.anchorFree, .anchored] {
-            for stride4 in [false, true] {
-                let model = try randomizedModel(head: head, stride4: stride4, seed: 8)
-                let fused = try FusedDetector(model), apart = try FusedDetector(model, fusesSeparableBlocks: false)
-                for batch in [1, 3] {
-                    let input = images(batch: batch, height: 128, width: 96, seed: UInt64(10 + batch))
-                    let label = "\(head) stride4 \(stride4) batch \(batch)"
-                    XCTAssertEqual(try fused(input).values.map(\.bitPattern), try apart(input).values.map(\.bitPattern), label)
-                    XCTAssertGreaterThan(try fused.fusedSeparablePairs(batch: batch), 0, label)
-                    XCTAssertEqual(try apart.fusedSeparablePairs(batch: batch), 0, label)
-                }
-            }
-        }
-    }
-
     /// A batch-1 pass starts the model's WorkerTeam; releasing the model stops its helper
     /// threads (validation builds a model every epoch: their threads must not pile up).
     func testReleasingTheModelStopsItsWorkerTeam() throws {

@@ -104,6 +104,7 @@ public enum PackedConv2d {
         let packer = ColumnPacker(source)
         let store = TileStore(g: g, output: output, layout: layout, outPlane: outPlane)
         let lower = bounds.lower, upper = bounds.upper
+        let rows = PackedMicroKernel.rows
         Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let columns = scratch + worker * scratchPerWorker
             let spill = columns + tilesPerGroup(depth: depth) * depth * tileWidth
@@ -115,30 +116,21 @@ public enum PackedConv2d {
                     let start = t * tileWidth
                     packer.pack(image, start: start, count: min(tileWidth, outPlane - start), into: columns + (t - first) * depth * tileWidth)
                 }
-                multiply(filters, columns: columns, tiles: first..<last, image: n, store: store, lower: lower, upper: upper, spill: spill)
-            }
-        }
-    }
-
-    /// Every block of `filters` against the packed column tiles `tiles` of image `n` (tile
-    /// `tiles.lowerBound + i` at `columns + i · depth · 16`), each 6 × 16 result stored once.
-    @inline(__always)
-    static func multiply(_ filters: PackedFilters, columns: UnsafeMutablePointer<Float>, tiles: Range<Int>, image n: Int,
-                         store: TileStore, lower: Float, upper: Float, spill: UnsafeMutablePointer<Float>) {
-        let rows = PackedMicroKernel.rows, depth = filters.depth, outPlane = store.outPlane
-        for block in 0..<filters.blocks {
-            let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
-            let channel = block * rows, validRows = min(rows, store.g.outChannels - channel)
-            for t in tiles {
-                let start = t * tileWidth, count = min(tileWidth, outPlane - start)
-                let b = UnsafePointer(columns + (t - tiles.lowerBound) * depth * tileWidth)
-                if let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count) {
-                    PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                          output: direct, ldc: outPlane)
-                } else {
-                    PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                          output: spill, ldc: tileWidth)
-                    store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count)
+                for block in 0..<filters.blocks {
+                    let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
+                    let channel = block * rows, validRows = min(rows, g.outChannels - channel)
+                    for t in first..<last {
+                        let start = t * tileWidth, count = min(tileWidth, outPlane - start)
+                        let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
+                        if let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count) {
+                            PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                                                  output: direct, ldc: outPlane)
+                        } else {
+                            PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                                                  output: spill, ldc: tileWidth)
+                            store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count)
+                        }
+                    }
                 }
             }
         }
