@@ -92,7 +92,9 @@ extension InferenceGraph: InferenceLowering {
     }
 
     public mutating func headOutput(_ conv: Conv2d, input: Int, name: String) throws {
-        try convolution(FoldedConvolution(conv: conv, batchNorm: nil, activation: nil, layer: name), input: input, flatPositionOffset: flatPositions, name: name)
-        flatPositions += values[input].height * values[input].width
+        let layer = try FoldedConvolution(conv: conv, batchNorm: nil, activation: nil, layer: name)
+        let x = values[input], g = try layer.geometry(batch: 1, height: x.height, width: x.width)
+        try convolution(layer, input: input, flatPositionOffset: flatPositions, name: name)
+        flatPositions += g.outHeight * g.outWidth
     }
 }
