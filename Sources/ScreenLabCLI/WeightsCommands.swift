@@ -4,12 +4,12 @@ import Evaluation
 import Foundation
 import Weights
 
-// Owned by the weights work: inspect, export, import, set-thresholds (format: Sources/Weights/FORMAT.md).
+// Owned by the weights work: inspect, export, import, set-thresholds, convert (format: Sources/Weights/FORMAT.md).
 struct WeightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weights", abstract: "Inspect, export, import weights files and set their thresholds.",
         subcommands: [WeightsInspectCommand.self, WeightsExportCommand.self, WeightsImportCommand.self,
-                      WeightsSetThresholdsCommand.self])
+                      WeightsSetThresholdsCommand.self, WeightsConvertCommand.self])
 }
 
 /// Runs a library call, turning its error (`WeightsError`, `FileWriteError`) into a message
@@ -55,7 +55,8 @@ struct WeightsExportCommand: ParsableCommand {
             return weights
         }
         try reportingErrors { try weights.safetensors().write(to: URL(fileURLWithPath: output), notReplacing: [URL(fileURLWithPath: file)]) }
-        print("wrote \(output): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, header in __metadata__")
+        print("wrote \(output): \(weights.tensors.count) tensors, \(weights.elementCount) values "
+              + "(\(weights.float16Tensors.isEmpty ? "F32" : "F16 where the file stores float16")), header in __metadata__")
     }
 }
 
@@ -63,7 +64,7 @@ struct WeightsImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Make a weights file from a safetensors file for a model config.")
 
-    @Option(name: .customLong("safetensors"), help: "The safetensors file to read (float32 tensors).") var input: String
+    @Option(name: .customLong("safetensors"), help: "The safetensors file to read (F32 or F16 tensors).") var input: String
     @Option(help: "The model description, e.g. Configs/models/reference-detector.yaml.") var model: String
     @Option(help: "The .slw file to write.") var out: String
 
@@ -84,7 +85,7 @@ struct WeightsImportCommand: ParsableCommand {
             try imported.write(to: URL(fileURLWithPath: out), notReplacing: [URL(fileURLWithPath: input), URL(fileURLWithPath: model)])
             return (imported, expected != nil)
         }
-        print("wrote \(out): \(weights.tensors.count) tensors, \(weights.elementCount) float32 values, "
+        print("wrote \(out): \(weights.tensors.count) tensors, \(weights.elementCount) values, "
               + "\(weights.header.classes.count) classes, architecture \(weights.header.architecture.name)")
         if !checkedShapes {
             print("note: ScreenLab has no model for this architecture: checked against the model config only "
@@ -125,6 +126,61 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
             print("note: \(fellBack.joined(separator: ", ")): the strategy's target was not reached, so max-F1 picked the "
                   + "confidence (fallback: true in \(thresholds)); the weights header keeps the confidence and its scores, "
                   + "not the fallback flag")
+        }
+    }
+}
+
+struct WeightsConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Write a copy of a weights file with its tensors stored as float16 (half the size) or float32.",
+        discussion: """
+            float16 rounds each value to the nearest float16 once (at most 2^-11 relative); the model still \
+            computes in float32, so a converted file gives the same detections as a float32 file holding the \
+            rounded values. Tensors with a value beyond float16's range (±65504) stay float32. float32 widens \
+            exactly. Measure the effect with `screenlab evaluate --weights OUT`.
+            """)
+
+    enum StorageType: String, ExpressibleByArgument, CaseIterable { case float16, float32 }
+
+    @Argument(help: "A .slw weights file.") var file: String
+    @Option(help: "How to store the tensors: float16 or float32.") var dtype: StorageType
+    @Option(help: "The new weights file (default: FILE.DTYPE.slw beside FILE).") var out: String?
+
+    func run() throws {
+        let input = URL(fileURLWithPath: file)
+        let output = out.map { URL(fileURLWithPath: $0) }
+            ?? input.deletingPathExtension().appendingPathExtension(dtype.rawValue).appendingPathExtension("slw")
+        guard output.standardizedFileURL != input.standardizedFileURL else {
+            throw usageError("--out must differ from \(file): convert writes a new file and keeps the original")
+        }
+        let original = try reportingErrors { () -> WeightsFile in
+            let weights = try WeightsFile.read(contentsOf: input)
+            try weights.checkFinite(file: file)
+            return weights
+        }
+        let converted: WeightsFile
+        var conversion: Float16Conversion?
+        switch dtype {
+        case .float16: (converted, conversion) = original.storingFloat16()
+        case .float32: converted = original.storingFloat32()
+        }
+        try reportingErrors { try converted.write(to: output, notReplacing: [input]) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? nil
+        let before = original.layout?.fileSize
+        print("wrote \(output.relativePath): format \(converted.minimumFormatVersion), "
+              + "\(size.map { "\($0) bytes" } ?? "size unknown")\(before.map { " (was \($0))" } ?? ""), "
+              + "\(converted.tensors.count) tensors, \(converted.float16Tensors.count) stored as float16")
+        guard let conversion else { return }
+        let worstAbsolute = conversion.rounded.max { $0.maxAbsoluteError < $1.maxAbsoluteError }
+        let worstRelative = conversion.rounded.max { $0.maxRelativeError < $1.maxRelativeError }
+        let flushed = conversion.rounded.reduce(0) { $0 + $1.flushedToZero }
+        if let worstAbsolute, let worstRelative {
+            print("rounding: largest change \(worstAbsolute.maxAbsoluteError) (\(worstAbsolute.name)); largest relative change "
+                  + "\(worstRelative.maxRelativeError) (\(worstRelative.name)); \(flushed) non-zero values below 6e-8 became 0")
+        }
+        for (name, value) in conversion.keptFloat32 {
+            print("kept float32: \(name) (holds \(value), beyond float16's ±65504)")
         }
     }
 }

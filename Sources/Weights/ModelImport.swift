@@ -16,6 +16,8 @@ extension WeightsFile {
             header = config.header(provenance: Provenance(created: created))
         }
         var weights = WeightsFile(header: header, tensors: safetensors.tensors)
+        // F16 tensors stay float16: their values are float16 values, so the file keeps them exactly.
+        weights.float16Tensors = safetensors.float16Tensors
         if let expected {
             let shapes = Dictionary(expected.map { ($0.name, $0.shape) }, uniquingKeysWith: { first, _ in first })
             try weights.validate(expectedShapes: shapes, file: file)

@@ -5,15 +5,19 @@ import Tensor
 /// The safetensors format (huggingface/safetensors): an 8-byte little-endian header length,
 /// a JSON header `{"name": {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__":
 /// {string: string}}`, then the data buffer; offsets are relative to the buffer's start.
-/// Only float32 ("F32") tensors are read or written: ScreenLab weights are float32.
+/// Float32 ("F32") and float16 ("F16") tensors are read and written; values are held as float32
+/// (every float16 is one exactly) and `float16Tensors` says which are stored as F16.
 public struct SafetensorsFile {
     /// In data-offset order (the order the file stores them).
     public var tensors: [(name: String, tensor: Tensor)]
     public var metadata: [String: String]
+    /// Tensors stored as F16; their values must be float16 values (as `WeightsFile`'s are).
+    public var float16Tensors: Set<String>
 
-    public init(tensors: [(name: String, tensor: Tensor)], metadata: [String: String]) {
+    public init(tensors: [(name: String, tensor: Tensor)], metadata: [String: String], float16Tensors: Set<String> = []) {
         self.tensors = tensors
         self.metadata = metadata
+        self.float16Tensors = float16Tensors
     }
 
     /// The reference implementation refuses headers above 100 MB; so do we, before allocating.
@@ -31,8 +35,9 @@ public struct SafetensorsFile {
         }
         var offset = 0
         for (name, tensor) in tensors {
-            let end = offset + tensor.count * 4
-            members.append((name, .object([("dtype", .string("F32")), ("shape", .array(tensor.shape.map { .integer(Int64($0)) })),
+            let dtype: TensorDType = float16Tensors.contains(name) ? .float16 : .float32
+            let end = offset + tensor.count * dtype.byteWidth
+            members.append((name, .object([("dtype", .string(dtype.description)), ("shape", .array(tensor.shape.map { .integer(Int64($0)) })),
                                            ("data_offsets", .array([.integer(Int64(offset)), .integer(Int64(end))]))])))
             offset = end
         }
@@ -44,7 +49,13 @@ public struct SafetensorsFile {
         bytes.write(header)
         var output = bytes.bytes
         output.reserveCapacity(output.count + offset)
-        for (_, tensor) in tensors {
+        for (name, tensor) in tensors {
+            if float16Tensors.contains(name) {
+                let start = output.count
+                output.append(contentsOf: repeatElement(0, count: tensor.count * 2))
+                output.withUnsafeMutableBytes { Float16Storage.write(tensor, into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+                continue
+            }
             tensor.withUnsafeBufferPointer { values in
                 #if _endian(little)
                 output.append(contentsOf: UnsafeRawBufferPointer(values))
@@ -110,7 +121,7 @@ public struct SafetensorsFile {
         }
         guard case let .object(members) = json else { throw fail("the header is not a JSON object") }
         var metadata: [String: String] = [:]
-        var entries: [(name: String, shape: [Int], begin: Int, end: Int)] = []
+        var entries: [(name: String, dtype: TensorDType, shape: [Int], begin: Int, end: Int)] = []
         for (key, value) in members {
             if key == "__metadata__" {
                 metadata = try decodeMetadata(value, fail: fail)
@@ -123,6 +134,9 @@ public struct SafetensorsFile {
             throw fail("the data of tensors \(previous.name) and \(next.name) overlap")
         }
         let tensors = entries.map { entry -> (name: String, tensor: Tensor) in
+            if entry.dtype == .float16 {
+                return (entry.name, Float16Storage.read(shape: entry.shape, littleEndianBytes: UnsafeRawBufferPointer(rebasing: buffer[entry.begin..<entry.end])))
+            }
             let storage = TensorStorage(count: (entry.end - entry.begin) / 4)
             let source = UnsafeRawBufferPointer(rebasing: buffer[entry.begin..<entry.end])
             #if _endian(little)
@@ -134,7 +148,8 @@ public struct SafetensorsFile {
             #endif
             return (entry.name, Tensor(shape: entry.shape, storage: storage))
         }
-        return SafetensorsFile(tensors: tensors, metadata: metadata)
+        return SafetensorsFile(tensors: tensors, metadata: metadata,
+                               float16Tensors: Set(entries.lazy.filter { $0.dtype == .float16 }.map(\.name)))
     }
 
     private static func decodeMetadata(_ value: JSONValue, fail: (String) -> WeightsError) throws -> [String: String] {
@@ -148,7 +163,7 @@ public struct SafetensorsFile {
     }
 
     private static func decodeEntry(_ name: String, _ value: JSONValue, bufferSize: Int,
-                                    fail: (String) -> WeightsError) throws -> (name: String, shape: [Int], begin: Int, end: Int) {
+                                    fail: (String) -> WeightsError) throws -> (name: String, dtype: TensorDType, shape: [Int], begin: Int, end: Int) {
         guard case let .object(fields) = value else { throw fail("tensor \(name): expected an object, found \(value.typeName)") }
         var dtype: String?, shape: [Int]?, offsets: [Int]?
         for (key, field) in fields {
@@ -161,9 +176,9 @@ public struct SafetensorsFile {
             default: throw fail("tensor \(name): unknown key \"\(key)\" (known: dtype, shape, data_offsets)")
             }
         }
-        guard let dtype, let shape, let offsets else { throw fail("tensor \(name): needs dtype, shape and data_offsets") }
-        guard dtype == "F32" else {
-            throw fail("tensor \(name) has dtype \(dtype); ScreenLab reads F32 only (in Python: `tensor.float()` before saving)")
+        guard let dtypeName = dtype, let shape, let offsets else { throw fail("tensor \(name): needs dtype, shape and data_offsets") }
+        guard let dtype = [TensorDType.float32, .float16].first(where: { $0.description == dtypeName }) else {
+            throw fail("tensor \(name) has dtype \(dtypeName); ScreenLab reads F32 and F16 (in Python: `tensor.float()` before saving)")
         }
         guard shape.count <= WeightsFormat.maximumRank, shape.allSatisfy({ $0 <= Int(Int32.max) }) else {
             throw fail("tensor \(name): shape \(shape) has rank above \(WeightsFormat.maximumRank) or a huge dimension")
@@ -177,10 +192,10 @@ public struct SafetensorsFile {
             guard !overflow, product <= bufferSize else { throw fail("tensor \(name): shape \(shape) needs more bytes than the file has") }
             elements = product
         }
-        guard offsets[1] - offsets[0] == elements * 4 else {
-            throw fail("tensor \(name): shape \(shape) needs \(elements * 4) bytes but data_offsets span \(offsets[1] - offsets[0])")
+        guard offsets[1] - offsets[0] == elements * dtype.byteWidth else {
+            throw fail("tensor \(name): shape \(shape) needs \(elements * dtype.byteWidth) bytes but data_offsets span \(offsets[1] - offsets[0])")
         }
-        return (name, shape, offsets[0], offsets[1])
+        return (name, dtype, shape, offsets[0], offsets[1])
     }
 
     private static func integers(_ value: JSONValue, what: String, fail: (String) -> WeightsError) throws -> [Int] {

@@ -5,15 +5,15 @@ import Support
 extension WeightsFile {
     static let metadataFormat = "screenlab-weights"
 
-    /// The tensors in file order, with `format`, `format_version` and each top-level header
+    /// The tensors in file order and stored type (F32 or F16), with `format`, `format_version` and each top-level header
     /// key's JSON text in the metadata.
     public func safetensors() -> SafetensorsFile {
-        let version = header.minimumFormatVersion
+        let version = minimumFormatVersion
         var metadata = ["format": Self.metadataFormat, "format_version": version.description]
         if case let .object(members) = header.jsonValue(for: version) {
             for (key, value) in members { metadata[key] = value.serialized }
         }
-        return SafetensorsFile(tensors: tensors, metadata: metadata)
+        return SafetensorsFile(tensors: tensors, metadata: metadata, float16Tensors: float16Tensors)
     }
 
     static func headerFromMetadata(_ metadata: [String: String], file: String) throws -> WeightsHeader {

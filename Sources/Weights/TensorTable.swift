@@ -2,7 +2,7 @@ extension WeightsFormat {
     /// Parses the tensor table and checks each entry: name, dtype, shape, byte length, bounds,
     /// alignment, and that no two tensors share bytes.
     static func decodeTable(_ table: UnsafeRawBufferPointer, count: UInt64, dataOffset: UInt64, fileSize: Int,
-                            file: String, skipsUnknownFields: Bool) throws -> [TensorEntry] {
+                            file: String, fileVersion: FormatVersion, skipsUnknownFields: Bool) throws -> [TensorEntry] {
         // Checked before allocating: a corrupt count cannot make the reader reserve memory.
         guard count <= UInt64(table.count / minimumEntrySize) else {
             throw WeightsError.invalidLayout(file: file, reason: "\(count) tensors cannot fit in a \(table.count)-byte tensor table")
@@ -15,7 +15,7 @@ extension WeightsFormat {
             guard let entryLength = cursor.read(UInt32.self), let body = cursor.take(Int(entryLength)) else {
                 throw WeightsError.invalidTensorEntry(file: file, index: index, tensor: nil, reason: "runs past the end of the tensor table")
             }
-            let entry = try decodeEntry(body, index: index, file: file, skipsUnknownFields: skipsUnknownFields)
+            let entry = try decodeEntry(body, index: index, file: file, fileVersion: fileVersion, skipsUnknownFields: skipsUnknownFields)
             guard names.insert(entry.name).inserted else { throw WeightsError.duplicateTensor(file: file, tensor: entry.name) }
             try checkPlacement(entry, dataOffset: dataOffset, fileSize: fileSize, file: file)
             entries.append(entry)
@@ -27,7 +27,7 @@ extension WeightsFormat {
         return entries
     }
 
-    private static func decodeEntry(_ body: UnsafeRawBufferPointer, index: Int, file: String,
+    private static func decodeEntry(_ body: UnsafeRawBufferPointer, index: Int, file: String, fileVersion: FormatVersion,
                                     skipsUnknownFields: Bool) throws -> TensorEntry {
         var cursor = ByteCursor(body)
         func fail(_ name: String?, _ reason: String) -> WeightsError {
@@ -41,7 +41,11 @@ extension WeightsFormat {
         }
         guard let dtypeCode = cursor.read(UInt8.self), let rank = cursor.read(UInt8.self) else { throw fail(name, "entry is truncated") }
         guard let dtype = TensorDType(rawValue: dtypeCode) else {
-            throw fail(name, "element type code \(dtypeCode) is unknown (1 = float32); written by a newer ScreenLab?")
+            throw fail(name, "element type code \(dtypeCode) is unknown (1 = float32, 2 = float16); written by a newer ScreenLab?")
+        }
+        // Judged by the file's own label, as header fields are: a 1.1 file cannot hold float16.
+        guard dtype.since <= fileVersion else {
+            throw fail(name, "element type \(dtype) (code \(dtypeCode)) is from format \(dtype.since), but the file says it is \(fileVersion)")
         }
         guard Int(rank) <= maximumRank else { throw fail(name, "rank \(rank) exceeds \(maximumRank)") }
         var shape: [Int] = []

@@ -17,9 +17,13 @@ extension WeightsFormat {
             guard computed == entry.checksum else {
                 throw WeightsError.checksumMismatch(file: file, tensor: entry.name, stored: entry.checksum, computed: computed)
             }
-            tensors.append((entry.name, makeTensor(shape: entry.shape, littleEndianBytes: data)))
+            switch entry.dtype {
+            case .float32: tensors.append((entry.name, makeTensor(shape: entry.shape, littleEndianBytes: data)))
+            case .float16: tensors.append((entry.name, Float16Storage.read(shape: entry.shape, littleEndianBytes: data)))
+            }
         }
         var weights = WeightsFile(header: header, tensors: tensors)
+        weights.float16Tensors = Set(layout.entries.lazy.filter { $0.dtype == .float16 }.map(\.name))
         weights.layout = layout
         return weights
     }
@@ -103,7 +107,7 @@ extension WeightsFormat {
         let header = try WeightsHeader.decode(json, file: file, fileVersion: preamble.version, readerVersion: readerVersion)
         let table = UnsafeRawBufferPointer(rebasing: metadata[Int(headerLength)...])
         let entries = try decodeTable(table, count: preamble.tensorCount, dataOffset: dataOffset, fileSize: bytes.count, file: file,
-                                      skipsUnknownFields: preamble.version > readerVersion)
+                                      fileVersion: preamble.version, skipsUnknownFields: preamble.version > readerVersion)
         if preamble.version <= readerVersion {
             try checkPaddingIsZero(bytes, from: UInt64(preambleSize) + headerLength + tableLength, entries: entries, file: file)
         }

@@ -9,6 +9,9 @@ import Tensor
 public struct WeightsFile {
     public var header: WeightsHeader
     public var tensors: [(name: String, tensor: Tensor)]
+    /// Tensors stored as float16 (format 1.2): their values are exactly float16 values, which
+    /// `storingFloat16()` makes them; the others are stored as float32. Reading a file fills it.
+    public var float16Tensors: Set<String> = []
     /// Set when read from a file: its version and tensor table, for `weights inspect`.
     public internal(set) var layout: WeightsLayout?
 
@@ -25,6 +28,17 @@ public struct WeightsFile {
     public func tensor(named name: String) -> Tensor? { tensors.first { $0.name == name }?.tensor }
 
     public var elementCount: Int { tensors.reduce(0) { $0 + $1.tensor.count } }
+
+    /// How a tensor is stored in the file.
+    public func dtype(of name: String) -> TensorDType { float16Tensors.contains(name) ? .float16 : .float32 }
+
+    /// Bytes of tensor data (without padding) as stored.
+    public var dataByteCount: Int { tensors.reduce(0) { $0 + $1.tensor.count * dtype(of: $1.name).byteWidth } }
+
+    /// The oldest format version that holds the header's fields and the tensors' types.
+    public var minimumFormatVersion: FormatVersion {
+        Swift.max(header.minimumFormatVersion, tensors.contains { float16Tensors.contains($0.name) } ? .v1_2 : .v1_0)
+    }
 
     /// Checks the tensors against a model's `name → shape`, reporting the first problem:
     /// missing tensors, then tensors the model does not have, then the first wrong shape in
@@ -64,13 +78,17 @@ public struct TensorEntry: Equatable, Sendable {
     public var checksum: UInt32
 }
 
-/// Element types of the tensor table. Only float32 is written; the code is a byte so later
-/// minor versions can add types (a reader refuses codes it does not know).
+/// Element types of the tensor table; the code is a byte so later minor versions can add types
+/// (a reader refuses codes it does not know).
 public enum TensorDType: UInt8, Sendable, CustomStringConvertible {
     case float32 = 1
+    /// IEEE 754 binary16, from format 1.2.
+    case float16 = 2
 
-    public var byteWidth: Int { 4 }
-    public var description: String { "F32" }
+    public var byteWidth: Int { self == .float32 ? 4 : 2 }
+    public var description: String { self == .float32 ? "F32" : "F16" }
+    /// The format version that introduced the type.
+    public var since: FormatVersion { self == .float32 ? .v1_0 : .v1_2 }
 }
 
 extension WeightsFile {
@@ -103,7 +121,7 @@ extension WeightsFile {
     }
 
     /// Writes the file atomically (temporary file, fsync, rename), in the oldest format
-    /// version that holds its header so older ScreenLabs can read it.
+    /// version that holds its header and tensor types so older ScreenLabs can read it.
     /// `notReplacing`: the command's inputs, which the output must not overwrite.
     public func write(to url: URL, notReplacing inputs: [URL] = []) throws {
         try AtomicFile.checkReplaceable(url, notReplacing: inputs)
@@ -120,7 +138,8 @@ extension WeightsFile {
             throw WeightsError.invalidHeader(file: file, key: "thresholds[\(index)].class",
                                              reason: "\"\(threshold.className)\" is not one of the model's classes")
         }
-        var copy = WeightsFile(header: header, tensors: tensors)
+        var copy = self
+        copy.layout = nil
         copy.header.thresholds = thresholds?.enumerated()
             .sorted { (classIndex[$0.element.className]!, $0.offset) < (classIndex[$1.element.className]!, $1.offset) }
             .map(\.element)

@@ -21,8 +21,8 @@ public enum WeightsFormat {
     public static func encode(_ weights: WeightsFile, file: String) throws -> [UInt8] {
         let header = weights.header
         try header.validate(file: file)
-        try validateTensors(weights.tensors, file: file)
-        let version = header.minimumFormatVersion
+        try validateTensors(weights, file: file)
+        let version = weights.minimumFormatVersion
         let headerBytes = Array(header.jsonValue(for: version).serialized.utf8)
 
         // Table entries have fixed widths, so the data offset is known before the offsets are.
@@ -32,10 +32,10 @@ public enum WeightsFormat {
         let dataOffset = alignedUp(UInt64(preambleSize + headerBytes.count + tableSize))
         var offsets: [UInt64] = []
         var end = dataOffset
-        for (_, tensor) in weights.tensors {
+        for (name, tensor) in weights.tensors {
             let start = alignedUp(end)
             offsets.append(start)
-            end = start + UInt64(tensor.count * 4)
+            end = start + UInt64(tensor.count * weights.dtype(of: name).byteWidth)
         }
         let fileSize = Int(end)
         var bytes = [UInt8](repeating: 0, count: fileSize)
@@ -43,17 +43,22 @@ public enum WeightsFormat {
         var table = ByteWriter()
         bytes.withUnsafeMutableBytes { output in
             for (index, (name, tensor)) in weights.tensors.enumerated() {
-                let target = UnsafeMutableRawBufferPointer(rebasing: output[Int(offsets[index])..<Int(offsets[index]) + tensor.count * 4])
-                copyLittleEndian(tensor, into: target)
+                let dtype = weights.dtype(of: name)
+                let byteLength = tensor.count * dtype.byteWidth
+                let target = UnsafeMutableRawBufferPointer(rebasing: output[Int(offsets[index])..<Int(offsets[index]) + byteLength])
+                switch dtype {
+                case .float32: copyLittleEndian(tensor, into: target)
+                case .float16: Float16Storage.write(tensor, into: target)
+                }
                 let nameBytes = Array(name.utf8)
                 table.write(UInt32(minimumEntrySize - 4 + nameBytes.count + 8 * tensor.rank))
                 table.write(UInt16(nameBytes.count))
                 table.write(nameBytes)
-                table.write(TensorDType.float32.rawValue)
+                table.write(dtype.rawValue)
                 table.write(UInt8(tensor.rank))
                 for dimension in tensor.shape { table.write(UInt64(dimension)) }
                 table.write(offsets[index])
-                table.write(UInt64(tensor.count * 4))
+                table.write(UInt64(byteLength))
                 table.write(CRC32.checksum(UnsafeRawBufferPointer(target)))
             }
         }
@@ -76,15 +81,21 @@ public enum WeightsFormat {
         return bytes
     }
 
-    private static func validateTensors(_ tensors: [(name: String, tensor: Tensor)], file: String) throws {
+    private static func validateTensors(_ weights: WeightsFile, file: String) throws {
         var seen = Set<String>()
-        for (name, tensor) in tensors {
+        for (name, tensor) in weights.tensors {
             guard !name.isEmpty, name.utf8.count <= Int(UInt16.max) else {
                 throw WeightsError.invalidContent(file: file, reason: "tensor name \"\(name.prefix(40))\" must have 1...65535 UTF-8 bytes")
             }
             guard seen.insert(name).inserted else { throw WeightsError.duplicateTensor(file: file, tensor: name) }
             guard tensor.rank <= maximumRank, tensor.shape.allSatisfy({ $0 >= 0 }) else {
                 throw WeightsError.invalidContent(file: file, reason: "tensor \(name) has shape \(tensor.shape); rank must be at most \(maximumRank)")
+            }
+            // Float16 storage must not round: a file read back gives the floats that were written.
+            if weights.dtype(of: name) == .float16, let index = Float16Storage.firstInexact(tensor) {
+                let value = tensor.withUnsafeBufferPointer { $0[index] }
+                throw WeightsError.invalidContent(file: file, reason: "tensor \(name) is marked for float16 storage but its value \(value) "
+                    + "at index \(index) is not a float16 value; round the tensors with storingFloat16() first")
             }
         }
     }

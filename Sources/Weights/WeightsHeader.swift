@@ -11,11 +11,13 @@ public struct FormatVersion: Comparable, Hashable, CustomStringConvertible, Send
         self.minor = minor
     }
 
-    /// 1.0: the first release. 1.1: adds the optional `training` header field.
+    /// 1.0: the first release. 1.1: adds the optional `training` header field. 1.2: adds
+    /// float16 tensor storage.
     public static let v1_0 = FormatVersion(1, 0)
     public static let v1_1 = FormatVersion(1, 1)
+    public static let v1_2 = FormatVersion(1, 2)
     /// The newest version this code reads and writes.
-    public static let current = v1_1
+    public static let current = v1_2
 
     public var description: String { "\(major).\(minor)" }
 

@@ -56,11 +56,15 @@ public enum WeightsReport {
                              + String(repeating: "0", count: 8 - crc.count) + crc)
             }
         } else {
-            for (name, tensor) in weights.tensors { lines.append("  \(pad(name, width)) F32   \(tensor.shape)") }
+            for (name, tensor) in weights.tensors { lines.append("  \(pad(name, width)) \(pad(weights.dtype(of: name).description, 5)) \(tensor.shape)") }
         }
-        let bytes = weights.elementCount * 4
+        let bytes = weights.dataByteCount
+        let half = weights.tensors.filter { weights.float16Tensors.contains($0.name) }
+        let storage = half.isEmpty ? "float32"
+            : half.count == weights.tensors.count ? "float16"
+            : "float16 (\(half.count) tensors) and float32 (\(weights.tensors.count - half.count))"
         lines.append("total: \(weights.tensors.count) tensors, \(weights.elementCount) values, "
-                     + "\(bytes) bytes (\(format(Double(bytes) / 1_048_576, digits: 2)) MiB) of float32")
+                     + "\(bytes) bytes (\(format(Double(bytes) / 1_048_576, digits: 2)) MiB) of \(storage)")
         return lines
     }
 

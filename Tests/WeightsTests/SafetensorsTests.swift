@@ -74,7 +74,7 @@ final class SafetensorsTests: XCTestCase {
         XCTAssertEqual(reason(file("{\(t)}")), "accepted")
         XCTAssertTrue(reason([1, 2, 3]).contains("truncated at byte 3"), reason([1, 2, 3]))
         XCTAssertTrue(reason(file("{\(t)}", data: [0, 0])).contains("data_offsets [0, 16] are not [begin, end] inside the 2-byte"))
-        XCTAssertTrue(reason(file(#"{"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}}"#)).contains("has dtype F16"))
+        XCTAssertTrue(reason(file(#"{"a":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}}"#)).contains("has dtype BF16"))
         XCTAssertTrue(reason(file(#"{"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}}"#)).contains("needs 12 bytes but data_offsets span 16"))
         XCTAssertTrue(reason(file(#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}"#))
             .contains("overlap"))

@@ -33,6 +33,15 @@ final class VersionFixtureTests: XCTestCase {
         return weights
     }
 
+    /// 1.2 adds float16 storage: the 1.1 content rounded to float16, except the tensor holding
+    /// 1e5 (beyond float16's range), which stays float32.
+    static func v1_2Content() -> WeightsFile {
+        var weights = v1_1Content()
+        weights.header.provenance.runID = "fixture-1.2"
+        weights.tensors.append(("head.scale", try! Tensor(shape: [2], values: [1e5, 0.5])))
+        return weights.storingFloat16().weights
+    }
+
     func fixture(_ name: String) throws -> [UInt8] {
         let url = try XCTUnwrap(Bundle.module.url(forResource: name, withExtension: "slw", subdirectory: "Fixtures"), "\(name).slw missing")
         return Array(try Data(contentsOf: url))
@@ -45,6 +54,7 @@ final class VersionFixtureTests: XCTestCase {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
         try Self.v1_0Content().write(to: folder.appendingPathComponent("weights-v1.0.slw"))
         try Self.v1_1Content().write(to: folder.appendingPathComponent("weights-v1.1.slw"))
+        try Self.v1_2Content().write(to: folder.appendingPathComponent("weights-v1.2.slw"))
     }
 
     func testVersion1_0FixtureLoads() throws {
@@ -66,6 +76,18 @@ final class VersionFixtureTests: XCTestCase {
         XCTAssertEqual(loaded.header, Self.v1_1Content().header)
         assertSameTensors(loaded, Self.v1_1Content())
         XCTAssertEqual(try WeightsFormat.encode(Self.v1_1Content(), file: "x"), bytes)
+    }
+
+    func testVersion1_2FixtureLoads() throws {
+        let bytes = try fixture("weights-v1.2")
+        let loaded = try decode(bytes)
+        let expected = Self.v1_2Content()
+        XCTAssertEqual(loaded.layout?.version, FormatVersion(1, 2))
+        XCTAssertEqual(loaded.header, expected.header)
+        XCTAssertEqual(loaded.float16Tensors, ["backbone.conv1.weight", "backbone.bn1.running_var", "head.cls.bias"])
+        XCTAssertEqual(loaded.layout?.entries.map(\.dtype), [.float16, .float16, .float16, .float32])
+        assertSameTensors(loaded, expected)
+        XCTAssertEqual(try WeightsFormat.encode(expected, file: "x"), bytes)
     }
 
     /// A 1.0 reader opens the 1.1 file: it skips the `training` field it does not know.

@@ -8,7 +8,7 @@ final class WeightsReportTests: XCTestCase {
         let weights = try WeightsFile.read(contentsOf: url)
         let text = WeightsReport.text(weights, loadMilliseconds: 1.234, cpuMilliseconds: 0.5)
         let expectedLines = [
-            "format 1.1 (this ScreenLab reads up to 1.1), 1100 bytes",
+            "format 1.1 (this ScreenLab reads up to 1.2), 1100 bytes",
             "load time: 1.23 ms, 0.50 ms CPU",
             "architecture: reference-detector (backbone=mobilenet_v1, width_multiplier=0.5)",
             "input: 512x256, 3 channels",
