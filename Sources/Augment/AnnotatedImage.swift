@@ -13,10 +13,14 @@ public struct AnnotatedImage: Equatable {
     /// of a mosaic): copy-paste puts elements only here. The whole image until a transform
     /// draws it onto a larger canvas.
     public var contentRegions: [BoundingBox]
+    /// Classes not marked on some screen whose pixels this image shows (`Sample.unlabeledClasses`):
+    /// a mosaic, mixup or paste of screens from two sources is unlabeled in what either leaves out.
+    public var unlabeledClasses: Set<Int> = []
 
-    public init(image: RGBImage, annotations: [Annotation]) {
+    public init(image: RGBImage, annotations: [Annotation], unlabeledClasses: Set<Int> = []) {
         self.image = image
         self.annotations = annotations
+        self.unlabeledClasses = unlabeledClasses
         visibleFractions = Array(repeating: 1, count: annotations.count)
         contentRegions = [BoundingBox(x: 0, y: 0, width: Double(image.width), height: Double(image.height))]
     }
@@ -93,7 +97,7 @@ extension AnnotatedImage {
     /// `Placement.draw` applied) and clipped to the image, and the drop rules applied.
     init(image: RGBImage, placing source: AnnotatedImage, with map: BoxMap, rules: AugmentPreset.BoxRules) {
         let placed = rules.place(source, with: map, width: image.width, height: image.height)
-        self.init(image: image, annotations: placed.annotations)
+        self.init(image: image, annotations: placed.annotations, unlabeledClasses: source.unlabeledClasses)
         visibleFractions = placed.fractions
         contentRegions = source.contentRegions.compactMap { region in
             let moved = map.apply(region).clipped(toWidth: Double(image.width), height: Double(image.height))
@@ -107,5 +111,6 @@ extension AnnotatedImage {
         annotations += other.annotations
         visibleFractions += other.visibleFractions
         contentRegions += other.contentRegions
+        unlabeledClasses.formUnion(other.unlabeledClasses)
     }
 }

@@ -33,6 +33,6 @@ public struct DatasetSource: SampleSource {
             throw DatasetError.unreadable(file: url.path, line: nil, reason:
                 "decoded \(image.width)×\(image.height) but the dataset declares \(sample.width)×\(sample.height); run `screenlab data check`")
         }
-        return AnnotatedImage(image: image, annotations: sample.annotations)
+        return AnnotatedImage(image: image, annotations: sample.annotations, unlabeledClasses: Set(sample.unlabeledClasses ?? []))
     }
 }

@@ -64,6 +64,31 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertNoThrow(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["thresholds=precision:0.9"]))
     }
 
+    /// `data.add_synthetic`: synthetic training screens beside a dataset's; kept through the
+    /// resolved YAML; meaningless (and refused, naming the key) without `data.dataset`.
+    func testAddedSyntheticScreensParseRoundTripAndNeedADataset() throws {
+        let yaml = """
+        data:
+          dataset: Configs/datasets/vins-ui.yaml
+          add_synthetic: {count: 300, seed: 9, class_mix: rare-controls}
+        epochs: 2
+        """
+        let config = try ExperimentConfig.parse(yaml: yaml, file: "e.yaml")
+        XCTAssertEqual(config.data.dataset, "Configs/datasets/vins-ui.yaml")
+        XCTAssertNil(config.data.synthetic)
+        XCTAssertEqual(config.data.addedSynthetic?.count, 300)
+        XCTAssertEqual(config.data.addedSynthetic?.seed, 9)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: config.resolvedYAML(), file: "e.yaml").data, config.data)
+        XCTAssertNil(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").data.addedSynthetic)
+        let alone = minimal.replacingOccurrences(of: "  synthetic: {count: 40, seed: 3}", with: "  synthetic: {count: 40, seed: 3}\n  add_synthetic: {count: 40}")
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: alone, file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("add_synthetic") && "\(error)".contains("give data.dataset too"), "\(error)")
+        }
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: yaml.replacingOccurrences(of: "count: 300", with: "count: 3"), file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("count"), "\(error)")
+        }
+    }
+
     func testUnknownKeySuggestsTheClosestAndNamesTheLine() {
         let yaml = minimal + "\noptimizer:\n  learning_rate: 0.1\n  lr_: 3\n"
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: yaml, file: "e.yaml")) { error in

@@ -1,9 +1,11 @@
+import Data
 import Detection
 import Evaluation
 import Inference
 import Foundation
 import NN
 import Tensor
+import TestSupport
 import Weights
 import XCTest
 @testable import Training
@@ -25,6 +27,49 @@ final class TrainerTests: XCTestCase {
         XCTAssertThrowsError(try Trainer.start(experiment: experiment, overrides: [], options: options)) { error in
             XCTAssertTrue("\(error)".contains("/dev/null") && "\(error)".contains("not a folder; give --runs a folder"), "\(error)")
         }
+    }
+
+    /// `add_synthetic` end to end: a dataset that marks only Text and Icon trains with synthetic
+    /// screens beside it; the run says which classes each source leaves unlabeled, the synthetic
+    /// screens join the training split only, and the screens carry those classes to the loss.
+    func testADatasetTrainsWithSyntheticScreensAdded() throws {
+        let tiny = try ExperimentData.synthesize(ExperimentConfig.SyntheticData(count: 24, seed: 5, screensPerApp: 3, valFraction: 0.2,
+                                                                               testFraction: 0.2), cacheFolder: TinyExperiment.cache, log: { _ in })
+        var real = tiny.dataset
+        let kept = Set(["Text", "Icon"].compactMap { real.classes.firstIndex(of: $0) })
+        for index in real.samples.indices {
+            real.samples[index].annotations.removeAll { !kept.contains($0.classIndex) }
+            real.samples[index].accessibilityElements = nil
+        }
+        let folder = try TestFolders.make("mixed")
+        try YOLOWriter.write(real, to: folder.appendingPathComponent("real"), images: .copy)
+        let experiment = try TinyExperiment.write(name: "mixed")
+        var text = try String(contentsOf: experiment, encoding: .utf8)
+        text = text.replacingOccurrences(of: "  synthetic: {count: 24, seed: 5, screens_per_app: 3, val_fraction: 0.2, test_fraction: 0.2}",
+                                         with: "  dataset: \(folder.appendingPathComponent("real").path)\n"
+                                             + "  add_synthetic: {count: 24, seed: 7, screens_per_app: 3, val_fraction: 0.2, test_fraction: 0.2}")
+        try text.write(to: experiment, atomically: true, encoding: .utf8)
+
+        var options = TinyExperiment.options()
+        options.runsFolder = folder.appendingPathComponent("runs")
+        let lines = LockedLines()
+        options.log = { lines.append($0) }
+        let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=1"], options: options)
+        let summary = try trainer.train()
+        XCTAssertEqual(summary["status"] as? String, "finished")
+        let dataset = trainer.setup.data.dataset
+        let added = dataset.samples.filter { $0.id.hasPrefix("synthetic/") }
+        XCTAssertFalse(added.isEmpty)
+        let train = Set(dataset.splits["train"] ?? [])
+        for (index, sample) in dataset.samples.enumerated() where sample.id.hasPrefix("synthetic/") {
+            XCTAssertTrue(train.contains(index), "\(sample.id) is a training screen")
+        }
+        XCTAssertEqual((dataset.splits["val"] ?? []).count, (real.splits["val"] ?? []).count, "validation is the dataset's alone")
+        let realUnlabeled = Set(try XCTUnwrap(dataset.samples[0].unlabeledClasses).map { dataset.classes[$0] })
+        XCTAssertFalse(realUnlabeled.contains("Text") || realUnlabeled.contains("Icon"))
+        XCTAssertTrue(realUnlabeled.contains("Slider") && realUnlabeled.contains("Checkbox (Selected)"), "\(realUnlabeled)")
+        XCTAssertTrue(added.allSatisfy { $0.unlabeledClasses?.contains(dataset.classes.firstIndex(of: "Text")!) == false })
+        XCTAssertTrue(lines.all.contains { $0.contains("no loss on") && $0.contains("Slider") }, lines.all.joined(separator: "\n"))
     }
 
     func testARunWritesEveryArtifactAndItsConfigReadsBack() throws {
@@ -150,4 +195,12 @@ final class TrainerTests: XCTestCase {
         XCTAssertEqual(summary["unreadable_image_count"] as? Int, 1)
         XCTAssertTrue(warnings.contains { $0.contains(victim.lastPathComponent) && $0.contains("skipped unreadable image") }, "\(warnings)")
     }
+}
+
+/// Log lines collected from the trainer's threads.
+private final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
 }

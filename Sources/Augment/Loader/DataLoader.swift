@@ -151,7 +151,7 @@ struct BatchJob {
         }
         let width = pipeline.outputWidth, height = pipeline.outputHeight
         var images = Tensor(uninitialized: [end - start, 3, height, width])
-        var targets: [[Annotation]] = [], sampleIndices: [Int] = []
+        var targets: [[Annotation]] = [], sampleIndices: [Int] = [], unlabeled: [Set<Int>] = []
         for position in start..<end {
             let (sampleIndex, item) = try augmentedSample(at: position)
             let slot = (position - start) * 3 * height * width
@@ -160,8 +160,9 @@ struct BatchJob {
             }
             targets.append(item.annotations)
             sampleIndices.append(sampleIndex)
+            unlabeled.append(item.unlabeledClasses)
         }
-        return Batch(images: images, targets: targets, sampleIndices: sampleIndices)
+        return Batch(images: images, targets: targets, sampleIndices: sampleIndices, unlabeledClasses: unlabeled)
     }
 
     func augmentedSample(at position: Int) throws -> (sampleIndex: Int, sample: AnnotatedImage) {

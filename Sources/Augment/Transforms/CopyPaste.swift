@@ -28,6 +28,8 @@ public enum CopyPaste {
         let placed = rules.place(patch, with: applied, width: target.width, height: target.height)
         target.annotations += placed.annotations
         target.visibleFractions += placed.fractions
+        // The patch may show elements its source does not mark.
+        target.unlabeledClasses.formUnion(patch.unlabeledClasses)
         return placed.annotations
     }
 

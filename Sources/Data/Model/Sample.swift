@@ -20,6 +20,11 @@ public struct Sample: Equatable, Hashable, Codable {
     /// Facts about the screen from the dataset's manifest (`manifest.tsv`'s other columns, e.g.
     /// vins-ui's `source`: vins_iphone, vins_android, vins_rico); nil when it has none.
     public var metadata: [String: String]?
+    /// Classes whose elements this screen does not mark because its source annotates none of
+    /// them (a screen of one dataset trained beside another's, `DatasetMix`): a detector learns
+    /// nothing about them here, neither where they are nor that they are absent. nil: every
+    /// class is marked where it appears.
+    public var unlabeledClasses: [Int]?
 
     public init(id: String, imagePath: String, width: Int, height: Int, annotations: [Annotation] = [], group: String? = nil,
                 cocoImageID: Int? = nil, accessibilityElements: [[Int]]? = nil, metadata: [String: String]? = nil) {

@@ -80,8 +80,12 @@ public final class DetectionLoss {
     }
 
     /// `outputs` are the model's flat head values for `targets.count` images; boxes in input pixels.
-    public func callAsFunction(_ outputs: Variable, targets: [[Annotation]], taskAligned: Bool) throws
-        -> (total: Variable, terms: [(name: String, value: Float)]) {
+    /// `unlabeledClasses` (per image, or nil): classes an image does not mark, whose classification
+    /// logits on that image get no loss — neither positive nor negative (a screen from a dataset
+    /// that never annotates sliders says nothing about sliders). Boxes of the other classes are
+    /// assigned and regressed as usual.
+    public func callAsFunction(_ outputs: Variable, targets: [[Annotation]], unlabeledClasses: [Set<Int>]? = nil,
+                               taskAligned: Bool) throws -> (total: Variable, terms: [(name: String, value: Float)]) {
         let k = configuration.classCount, count = decoder.priorCount
         guard outputs.shape == [targets.count * count, configuration.outputsPerPrior] else {
             throw TensorError.shapeMismatch(op: "DetectionLoss", shapes: [outputs.shape, [targets.count * count, configuration.outputsPerPrior]],
@@ -100,11 +104,7 @@ public final class DetectionLoss {
             weightSum = Float(max(sums[1], 1e-6))
         }
         let logits = try outputs.slice(axis: 1, 0..<k)
-        let elementWeights = classWeights.map { weights -> Tensor in
-            var w = Tensor(uninitialized: [outputs.shape[0], k])
-            w.withUnsafeMutableBufferPointer { p in for r in 0..<outputs.shape[0] { for c in 0..<k { p[r * k + c] = weights[c] } } }
-            return w
-        }
+        let elementWeights = try classificationWeights(rows: outputs.shape[0], images: targets.count, unlabeledClasses: unlabeledClasses)
         let classification: Variable
         switch settings.classification {
         case .qualityFocal:
@@ -144,6 +144,33 @@ public final class DetectionLoss {
             terms.append(("box", weightedBox.value.scalarValue))
         }
         return (total, terms)
+    }
+
+    /// Per-element weights of the classification loss ([rows, K]): the class-balance weights,
+    /// zero on each image's unlabeled classes; nil when every weight would be 1 (the loss then
+    /// runs unweighted, as before mixing existed, with the same bits).
+    func classificationWeights(rows: Int, images: Int, unlabeledClasses: [Set<Int>]?) throws -> Tensor? {
+        let k = configuration.classCount
+        let masks = unlabeledClasses.flatMap { $0.contains { !$0.isEmpty } ? $0 : nil }
+        if let masks {
+            guard masks.count == images else {
+                throw TensorError.shapeMismatch(op: "DetectionLoss", shapes: [[masks.count], [images]],
+                                                reason: "unlabeled classes given for \(masks.count) images, targets for \(images)")
+            }
+            if let bad = masks.lazy.flatMap({ $0 }).first(where: { !(0..<k).contains($0) }) {
+                throw TensorError.invalidArgument(op: "DetectionLoss", reason: "unlabeled class \(bad) is not one of the \(k) classes")
+            }
+        }
+        guard classWeights != nil || masks != nil else { return nil }
+        let perImage = rows / max(images, 1)
+        var weights = Tensor(uninitialized: [rows, k])
+        weights.withUnsafeMutableBufferPointer { p in
+            for r in 0..<rows {
+                for c in 0..<k { p[r * k + c] = classWeights?[c] ?? 1 }
+                if let masks { for c in masks[r / perImage] { p[r * k + c] = 0 } }
+            }
+        }
+        return weights
     }
 
     func assign(_ values: Tensor, targets: [[Annotation]], taskAligned: Bool) throws -> Targets {

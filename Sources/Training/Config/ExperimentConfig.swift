@@ -24,6 +24,10 @@ public struct ExperimentConfig: Equatable {
         /// A dataset config, YOLO folder or COCO file; nil with `synthetic`.
         public var dataset: String?
         public var synthetic: SyntheticData?
+        /// `add_synthetic`: synthetic screens whose training split joins `dataset`'s (the classes
+        /// vins-ui lacks); validation and test stay `dataset`'s. Each source's screens get no
+        /// classification loss on the classes it never marks (`DatasetMix`).
+        public var addedSynthetic: SyntheticData?
         public var train = "train", val = "val", test = "test"
         /// Leave the test split alone (report only on val).
         public var evaluateTest = true

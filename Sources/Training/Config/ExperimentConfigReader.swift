@@ -86,24 +86,35 @@ extension ExperimentConfig {
         return config
     }
 
+    private static func readSynthetic(_ s: ConfigMapping) throws -> SyntheticData {
+        var synthetic = SyntheticData()
+        synthetic.count = try s.int("count", default: synthetic.count, range: 10...1_000_000)
+        synthetic.seed = UInt64(try s.int("seed", default: 1, range: 0...Int.max))
+        synthetic.screensPerApp = try s.int("screens_per_app", default: synthetic.screensPerApp, range: 1...10_000)
+        synthetic.valFraction = try s.double("val_fraction", default: synthetic.valFraction, range: 0.01...0.5)
+        synthetic.testFraction = try s.double("test_fraction", default: synthetic.testFraction, range: 0.01...0.5)
+        synthetic.classMix = try readClassMix(s)
+        synthetic.text = SyntheticText(rawValue: try s.choice("text", default: synthetic.text.rawValue, SyntheticText.allCases.map(\.rawValue)))!
+        try s.finish()
+        return synthetic
+    }
+
     private static func readData(_ m: ConfigMapping, hasData: Bool, error: ExperimentConfigError) throws -> DataSection {
         guard hasData else { throw error }
         var data = DataSection()
         data.dataset = try m.optionalString("dataset")
         if m.has("synthetic") {
-            let s = try m.mapping("synthetic")
-            var synthetic = SyntheticData()
-            synthetic.count = try s.int("count", default: synthetic.count, range: 10...1_000_000)
-            synthetic.seed = UInt64(try s.int("seed", default: 1, range: 0...Int.max))
-            synthetic.screensPerApp = try s.int("screens_per_app", default: synthetic.screensPerApp, range: 1...10_000)
-            synthetic.valFraction = try s.double("val_fraction", default: synthetic.valFraction, range: 0.01...0.5)
-            synthetic.testFraction = try s.double("test_fraction", default: synthetic.testFraction, range: 0.01...0.5)
-            synthetic.classMix = try readClassMix(s)
-            synthetic.text = SyntheticText(rawValue: try s.choice("text", default: synthetic.text.rawValue, SyntheticText.allCases.map(\.rawValue)))!
-            try s.finish()
-            data.synthetic = synthetic
+            data.synthetic = try readSynthetic(try m.mapping("synthetic"))
         } else {
             _ = m.value("synthetic")
+        }
+        if m.has("add_synthetic") {
+            data.addedSynthetic = try readSynthetic(try m.mapping("add_synthetic"))
+            guard data.dataset != nil else {
+                throw m.error("add_synthetic", "adds synthetic training screens to data.dataset's: give data.dataset too")
+            }
+        } else {
+            _ = m.value("add_synthetic")
         }
         guard (data.dataset == nil) != (data.synthetic == nil) else {
             throw m.error(data.dataset == nil ? "dataset" : "synthetic", "give exactly one of data.dataset and data.synthetic")

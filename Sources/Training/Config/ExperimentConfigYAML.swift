@@ -18,8 +18,9 @@ extension ExperimentConfig {
         func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         var lines = ["# Resolved from \(file) (defaults and --set overrides applied)", "name: \(quoted(name))", "data:"]
         if let dataset = data.dataset { lines.append("  dataset: \(quoted(dataset))") }
-        if let s = data.synthetic {
-            lines.append("  synthetic: {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction)), class_mix: \(classMixYAML(s.classMix)), text: \(s.text.rawValue)}")
+        for (key, synthetic) in [("synthetic", data.synthetic), ("add_synthetic", data.addedSynthetic)] {
+            guard let s = synthetic else { continue }
+            lines.append("  \(key): {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction)), class_mix: \(classMixYAML(s.classMix)), text: \(s.text.rawValue)}")
         }
         lines += ["  train: \(quoted(data.train))", "  val: \(quoted(data.val))", "  test: \(quoted(data.test))", "  evaluate_test: \(data.evaluateTest)",
                   "model: \(quoted(model))"]

@@ -4,7 +4,8 @@ import Foundation
 import Support
 
 /// The dataset an experiment trains on: a dataset config / YOLO folder / COCO file, or
-/// synthetic screens rendered on first use into a cache folder (so a fresh clone needs nothing).
+/// synthetic screens rendered on first use into a cache folder (so a fresh clone needs nothing),
+/// or a dataset whose training split is joined by synthetic screens (`add_synthetic`).
 public struct ExperimentData {
     public let dataset: Dataset
     /// What the run records as its dataset (a path, or `synthetic(count=…, seed=…)`).
@@ -14,13 +15,22 @@ public struct ExperimentData {
     /// bad mapping stops the run here, naming the file and line, before any training.
     public static func load(_ section: ExperimentConfig.DataSection, repositoryRoot: URL, cacheFolder: URL,
                             log: (String) -> Void) throws -> ExperimentData {
-        let data: ExperimentData
+        var data: ExperimentData
         if let synthetic = section.synthetic {
             data = try synthesize(synthetic, cacheFolder: cacheFolder, log: log)
         } else {
             let path = section.dataset!
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : repositoryRoot.appendingPathComponent(path)
             data = ExperimentData(dataset: try DatasetLoader.load(DatasetReference(path: url.standardizedFileURL.path, split: nil)), description: path)
+        }
+        if let added = section.addedSynthetic {
+            let screens = try synthesize(added, cacheFolder: cacheFolder, log: log)
+            let (dataset, summary) = try DatasetMix.combine(data.dataset, trainSplit: section.train, adding: screens.dataset, split: "train",
+                                                           addedName: "synthetic")
+            log("training on \(data.description) with \(summary.addedScreens) training screens of \(screens.description); no loss on "
+                + "\(summary.unlabeledInPrimary.isEmpty ? "no class" : summary.unlabeledInPrimary.joined(separator: ", ")) on the dataset's screens "
+                + "(it marks none) and on \(summary.unlabeledInAdded.isEmpty ? "no class" : summary.unlabeledInAdded.joined(separator: ", ")) on the synthetic ones")
+            data = ExperimentData(dataset: dataset, description: "\(data.description) + \(screens.description) (train)")
         }
         for split in [section.train, section.val] + (section.evaluateTest ? [section.test] : []) {
             guard let indices = data.dataset.splits[split] else {

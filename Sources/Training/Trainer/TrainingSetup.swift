@@ -124,8 +124,9 @@ final class TrainingSetup {
         return counts
     }
 
-    func loss(outputs: Variable, targets: [[Annotation]], epoch: Int) throws -> StepLoss {
-        let result = try loss(outputs, targets: targets, taskAligned: config.assigner.staticEpochs.map { epoch >= $0 } ?? false)
+    func loss(outputs: Variable, targets: [[Annotation]], unlabeledClasses: [Set<Int>]? = nil, epoch: Int) throws -> StepLoss {
+        let result = try loss(outputs, targets: targets, unlabeledClasses: unlabeledClasses,
+                              taskAligned: config.assigner.staticEpochs.map { epoch >= $0 } ?? false)
         return StepLoss(total: result.total, terms: result.terms)
     }
 
@@ -133,7 +134,7 @@ final class TrainingSetup {
     /// `bench train` times (so the benchmark cannot drift from a real run).
     func step(_ batch: Batch, epoch: Int, step: Int, profile: OpProfile? = nil) throws -> StepResult {
         try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
-                             objective: { try self.loss(outputs: $0, targets: batch.targets, epoch: epoch) },
+                             objective: { try self.loss(outputs: $0, targets: batch.targets, unlabeledClasses: batch.unlabeledClasses, epoch: epoch) },
                              optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
                              ema: ema.map { ($0, self.model) }, synchronization: parallel, profile: profile)
     }
