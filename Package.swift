@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "RegistryTests", dependencies: ["Registry", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The tests that start the `screenlab` executable (exit statuses, messages, signals, several processes at once).
         .testTarget(name: "ScreenLabCLITests", dependencies: [
-            "TestSupport", "Training", "Registry", "Accessibility", "Detection", "Data", "Imaging", "Support", "Weights",
+            "TestSupport", "Training", "Registry", "Accessibility", "Detection", "Data", "Imaging", "Support", "Tensor", "Weights",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Synthetic", "Data", "Weights", "NN", "Tensor"]),
