@@ -105,11 +105,7 @@ struct WeightsSetThresholdsCommand: ParsableCommand {
 
     func run() throws {
         let input = URL(fileURLWithPath: file)
-        let output = out.map { URL(fileURLWithPath: $0) }
-            ?? input.deletingPathExtension().appendingPathExtension("thresholds").appendingPathExtension("slw")
-        guard output.standardizedFileURL != input.standardizedFileURL else {
-            throw usageError("--out must differ from \(file): set-thresholds writes a new file and keeps the original")
-        }
+        let output = try newWeightsFile(beside: file, out: out, suffix: "thresholds", command: "set-thresholds")
         let picked = try reportingErrors { try pickedThresholds(thresholds) }
         let updated = try reportingErrors {
             try WeightsFile.writeWithThresholds(from: input, picked: picked, to: output, keeping: [URL(fileURLWithPath: thresholds)])
@@ -149,11 +145,7 @@ struct WeightsConvertCommand: ParsableCommand {
 
     func run() throws {
         let input = URL(fileURLWithPath: file)
-        let output = out.map { URL(fileURLWithPath: $0) }
-            ?? input.deletingPathExtension().appendingPathExtension(dtype.rawValue).appendingPathExtension("slw")
-        guard output.standardizedFileURL != input.standardizedFileURL else {
-            throw usageError("--out must differ from \(file): convert writes a new file and keeps the original")
-        }
+        let output = try newWeightsFile(beside: file, out: out, suffix: dtype.rawValue, command: "convert")
         let original = try reportingErrors { () -> WeightsFile in
             let weights = try WeightsFile.read(contentsOf: input)
             try weights.checkFinite(file: file)
@@ -183,6 +175,18 @@ struct WeightsConvertCommand: ParsableCommand {
             print("kept float32: \(name) (holds \(value), beyond float16's ±65504)")
         }
     }
+}
+
+/// The file a command that derives new weights writes: `--out`, or FILE.SUFFIX.slw beside FILE;
+/// never FILE itself (these commands keep the original).
+private func newWeightsFile(beside file: String, out: String?, suffix: String, command: String) throws -> URL {
+    let input = URL(fileURLWithPath: file)
+    let output = out.map { URL(fileURLWithPath: $0) }
+        ?? input.deletingPathExtension().appendingPathExtension(suffix).appendingPathExtension("slw")
+    guard output.standardizedFileURL != input.standardizedFileURL else {
+        throw usageError("--out must differ from \(file): \(command) writes a new file and keeps the original")
+    }
+    return output
 }
 
 /// `thresholds.yaml` parsed by Evaluation's `ThresholdFile`, handed to Weights as plain rows.
