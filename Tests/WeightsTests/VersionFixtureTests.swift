@@ -57,37 +57,33 @@ final class VersionFixtureTests: XCTestCase {
         try Self.v1_2Content().write(to: folder.appendingPathComponent("weights-v1.2.slw"))
     }
 
-    func testVersion1_0FixtureLoads() throws {
-        let bytes = try fixture("weights-v1.0")
+    /// A released fixture loads as its version with the frozen content, and today's writer still
+    /// produces its bytes for that content. Returns the loaded file for version-specific checks.
+    @discardableResult
+    private func assertReleasedFixture(_ name: String, version: FormatVersion, content expected: WeightsFile,
+                                       file: StaticString = #filePath, line: UInt = #line) throws -> WeightsFile {
+        let bytes = try fixture(name)
         let loaded = try decode(bytes)
-        let expected = Self.v1_0Content()
-        XCTAssertEqual(loaded.layout?.version, FormatVersion(1, 0))
-        XCTAssertEqual(loaded.header, expected.header)
+        XCTAssertEqual(loaded.layout?.version, version, file: file, line: line)
+        XCTAssertEqual(loaded.header, expected.header, file: file, line: line)
+        assertSameTensors(loaded, expected, file: file, line: line)
+        XCTAssertEqual(try WeightsFormat.encode(expected, file: "x"), bytes, file: file, line: line)
+        return loaded
+    }
+
+    func testVersion1_0FixtureLoads() throws {
+        let loaded = try assertReleasedFixture("weights-v1.0", version: FormatVersion(1, 0), content: Self.v1_0Content())
         XCTAssertNil(loaded.header.training)
-        assertSameTensors(loaded, expected)
-        // Today's writer still produces the released bytes for the same content.
-        XCTAssertEqual(try WeightsFormat.encode(expected, file: "x"), bytes)
     }
 
     func testVersion1_1FixtureLoads() throws {
-        let bytes = try fixture("weights-v1.1")
-        let loaded = try decode(bytes)
-        XCTAssertEqual(loaded.layout?.version, FormatVersion(1, 1))
-        XCTAssertEqual(loaded.header, Self.v1_1Content().header)
-        assertSameTensors(loaded, Self.v1_1Content())
-        XCTAssertEqual(try WeightsFormat.encode(Self.v1_1Content(), file: "x"), bytes)
+        try assertReleasedFixture("weights-v1.1", version: FormatVersion(1, 1), content: Self.v1_1Content())
     }
 
     func testVersion1_2FixtureLoads() throws {
-        let bytes = try fixture("weights-v1.2")
-        let loaded = try decode(bytes)
-        let expected = Self.v1_2Content()
-        XCTAssertEqual(loaded.layout?.version, FormatVersion(1, 2))
-        XCTAssertEqual(loaded.header, expected.header)
+        let loaded = try assertReleasedFixture("weights-v1.2", version: FormatVersion(1, 2), content: Self.v1_2Content())
         XCTAssertEqual(loaded.float16Tensors, ["backbone.conv1.weight", "backbone.bn1.running_var", "head.cls.bias"])
         XCTAssertEqual(loaded.layout?.entries.map(\.dtype), [.float16, .float16, .float16, .float32])
-        assertSameTensors(loaded, expected)
-        XCTAssertEqual(try WeightsFormat.encode(expected, file: "x"), bytes)
     }
 
     /// A 1.0 reader opens the 1.1 file: it skips the `training` field it does not know.
