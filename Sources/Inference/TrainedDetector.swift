@@ -70,11 +70,12 @@ extension TrainedDetector {
     }
 
     /// A predictor keeping what `deploymentThresholds` says, as `predict` runs a shipped model.
-    public func deploymentPredictor(confidence: Double?, thresholds: ThresholdFile?, batchSize: Int) throws -> (predictor: DetectorPredictor, note: String?) {
+    public func deploymentPredictor(confidence: Double?, thresholds: ThresholdFile?, batchSize: Int,
+                                    postprocess: PostprocessOptions = PostprocessOptions()) throws -> (predictor: DetectorPredictor, note: String?) {
         let (perClass, note) = deploymentThresholds(confidence: confidence, thresholds: thresholds)
-        var options = PostprocessOptions()
+        var options = postprocess
         options.classConfidenceThresholds = perClass
-        options.crossClassGroups = SimilarClassGroups.indexGroups(classNames: classes)
+        if options.crossClassGroups.isEmpty { options.crossClassGroups = SimilarClassGroups.indexGroups(classNames: classes) }
         return (try DetectorPredictor(model: model, postprocessor: DetectionPostprocessor(classCount: classes.count, options: options),
                                       normalization: normalization, batchSize: batchSize), note)
     }

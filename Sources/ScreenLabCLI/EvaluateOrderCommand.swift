@@ -38,6 +38,7 @@ struct EvaluateOrderCommand: ParsableCommand {
     @Option(help: "With --weights: one confidence for every class, instead of the thresholds stored with the weights.") var confidence: Double?
     @Option(help: "With --weights: a thresholds file (`screenlab thresholds pick`) instead of the stored thresholds.") var thresholds: String?
     @Option(help: "With --weights: screens per forward pass.") var batch: Int = 8
+    @OptionGroup var postprocess: PostprocessFlags
 
     func validate() throws {
         guard (1...1_000_000).contains(synthetic) else { throw usageError("--synthetic must be in 1...1000000 (got \(synthetic))") }
@@ -61,7 +62,8 @@ struct EvaluateOrderCommand: ParsableCommand {
                         + "(\(generator.classes.joined(separator: ", "))); give a model trained on them (e.g. the quickstart's)")
                 }
                 let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
-                let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch)
+                let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch,
+                                                                               postprocess: postprocess.deploymentOptions)
                 if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
                 return predictor
             }

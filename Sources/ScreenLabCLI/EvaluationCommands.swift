@@ -39,6 +39,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(name: .long, help: "Confusion-matrix confidence for all classes when no --thresholds are given.") var confidence: Double = 0.5
     @Flag(name: .long, help: "Skip and count bad prediction entries instead of stopping at the first.") var lenient = false
     @OptionGroup var selection: ScreenSelection
+    @OptionGroup var postprocess: PostprocessFlags
     @Option(name: .long, help: "Model input WIDTHxHEIGHT for the report's UI-size buckets (√area at the input, after the letterbox). Default: the model's with --weights, else 256x512.")
     var inputSize: String?
     @Option(name: .long, help: "Report folder.") var out: String
@@ -53,6 +54,9 @@ struct EvaluateCommand: ParsableCommand {
         guard cocoMaxDetections >= 1 else { throw usageError("--coco-max-detections must be at least 1 (COCOeval's default is 100), got \(cocoMaxDetections)") }
         guard (0...1).contains(confidence) else { throw usageError("--confidence must be in [0, 1] (a detection confidence), got \(confidence)") }
         _ = try parsedInputSize()
+        if weights == nil, !postprocess.isDefault {
+            throw usageError("--nms-iou and --cross-class-iou post-process a model's detections: they need --weights (--predictions are scored as given)")
+        }
     }
 
     /// `--input-size 256x512` as (width, height), nil when not given.
@@ -110,7 +114,7 @@ extension EvaluateCommand {
         guard detector.classes == dataset.classes else {
             throw failure("\(path) detects \(detector.classes.count) classes \(detector.classes) but \(data) has \(dataset.classes.count): \(dataset.classes); evaluate on data with the model's class mapping")
         }
-        let predictor = try detector.predictor(scoreThreshold: scoreThreshold, useStoredThresholds: false)
+        let predictor = try detector.predictor(scoreThreshold: scoreThreshold, useStoredThresholds: false, postprocess: postprocess.scoringOptions)
         let output = try predictor.predict(dataset.samples, imageURL: dataset.imageURL(of:), label: "predicting", showProgress: true)
         for (file, reason) in output.unreadable { warn("skipped unreadable image \(file) (\(reason))") }
         // Scoring screens none of which could be read would report mAP 0 for a model never run.

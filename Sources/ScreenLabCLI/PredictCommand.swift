@@ -29,6 +29,7 @@ struct PredictCommand: ParsableCommand {
     @Option(help: "Output folder.") var out: String
     @Flag(help: "Also write the screen-reader view per image: grouped elements in navigation order (JSON and a numbered picture).")
     var accessibility = false
+    @OptionGroup var postprocess: PostprocessFlags
 
     func validate() throws {
         guard !inputs.isEmpty else { throw usageError("give at least one image or folder") }
@@ -44,7 +45,8 @@ struct PredictCommand: ParsableCommand {
             problems.forEach { FileHandle.standardError.write(Data("warning: skipped \($0)\n".utf8)) }
             guard !images.isEmpty else { throw failure("no readable PNG or JPEG images in \(inputs.joined(separator: ", "))") }
             let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
-            let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch)
+            let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch,
+                                                                               postprocess: postprocess.deploymentOptions)
             if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             let ids = PredictionWriter.imageIDs(images.map(\.url))
             let samples = zip(images, ids).map { Sample(id: $1, imagePath: $0.url.path, width: $0.width, height: $0.height) }

@@ -62,6 +62,16 @@ final class DetectionPostprocessorTests: XCTestCase {
         XCTAssertEqual(result.count, 2)
     }
 
+    /// Scoring's setting removes no cross-class duplicate: two identical boxes (IoU exactly 1) of
+    /// grouped classes both stay, where the deployment default keeps only the higher score.
+    func testScoringKeepsIdenticalBoxesOfSimilarClasses() throws {
+        let twins: [(box: [Float], classIndex: Int, score: Float)] = [([10, 10, 50, 50], 0, 0.9), ([10, 10, 50, 50], 1, 0.4)]
+        var options = PostprocessOptions(crossClassGroups: [[0, 1]])
+        XCTAssertEqual(try run(twins, classCount: 2, options: options).map(\.classIndex), [0])
+        options.crossClassIoU = PostprocessOptions.scoringCrossClassIoU
+        XCTAssertEqual(try run(twins, classCount: 2, options: options).map(\.classIndex), [0, 1])
+    }
+
     func testPerClassConfidenceThresholds() throws {
         let options = PostprocessOptions(scoreThreshold: 0.05, classConfidenceThresholds: [0.5, nil])
         let result = try run([([0, 0, 10, 10], 0, 0.4), ([20, 0, 30, 10], 0, 0.5),

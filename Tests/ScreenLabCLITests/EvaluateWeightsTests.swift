@@ -10,11 +10,11 @@ import XCTest
 /// predictions with the report — all or nothing, so a failure leaves no half report behind.
 final class EvaluateWeightsTests: XCTestCase {
     /// A 3-image YOLO folder with two classes, and a tiny untrained model for them.
-    func fixture() throws -> (data: URL, weights: URL, base: URL) {
+    func fixture(classes: [String] = ["Icon", "Text"]) throws -> (data: URL, weights: URL, base: URL) {
         let base = try TestFolders.make("evaluate-weights")
         let data = base.appendingPathComponent("screens")
         for folder in ["images", "labels"] { try FileManager.default.createDirectory(at: data.appendingPathComponent(folder), withIntermediateDirectories: true) }
-        try "Icon\nText\n".write(to: data.appendingPathComponent("classes.txt"), atomically: true, encoding: .utf8)
+        try (classes.joined(separator: "\n") + "\n").write(to: data.appendingPathComponent("classes.txt"), atomically: true, encoding: .utf8)
         var random = SeededRandom(seed: 9)
         for name in ["a", "b", "c"] {
             let pixels = (0..<(40 * 80 * 3)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -24,7 +24,7 @@ final class EvaluateWeightsTests: XCTestCase {
         let options = ["width_multiplier": "0.25", "fpn_channels": "8", "head_convolutions": "1"]
         let model = try UIDetector(configuration: UIDetectorConfiguration(options: options, classCount: 2, inputHeight: 64, inputWidth: 32), seed: 4)
         let header = WeightsHeader(architecture: ModelArchitecture(name: "ui-detector", options: options), input: InputSpec(width: 32, height: 64),
-                                   normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: ["Icon", "Text"],
+                                   normalization: InputNormalization(mean: [0.5, 0.5, 0.5], std: [0.25, 0.25, 0.25]), classes: classes,
                                    provenance: Provenance(created: "2026-11-24T00:00:00Z"))
         let weights = base.appendingPathComponent("tiny.slw")
         try WeightsFile(header: header, tensors: model.stateTensors()).write(to: weights)
@@ -43,6 +43,42 @@ final class EvaluateWeightsTests: XCTestCase {
         XCTAssertGreaterThan(predictions.count, 0, "an untrained model at the scoring threshold still boxes something")
         let metrics = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("metrics.json"))) as? [String: Any])
         XCTAssertNotNil(metrics["map50"], "\(metrics.keys.sorted())")
+    }
+
+    /// AP is scored on class-wise NMS alone; `predict` also removes one of two near-identical boxes
+    /// of similar classes (Icon/Picture) for the screen reader. Both can be set; the flags need a model.
+    func testScoringKeepsCrossClassDuplicatesThatPredictRemoves() throws {
+        let (data, weights, base) = try fixture(classes: ["Icon", "Picture"])
+        func evaluated(_ flags: [String]) throws -> Int {
+            let out = base.appendingPathComponent("report-\(flags.joined(separator: "_"))")
+            let (status, output) = try ScreenlabProcess.run(["evaluate", "--data", data.path, "--weights", weights.path, "--score-threshold", "0",
+                                                             "--out", out.path] + flags)
+            XCTAssertEqual(status, 0, output)
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [Any]).count
+        }
+        func predicted(_ flags: [String]) throws -> Int {
+            let out = base.appendingPathComponent("predict-\(flags.joined(separator: "_"))")
+            let (status, output) = try ScreenlabProcess.run(["predict", "--weights", weights.path, data.appendingPathComponent("images").path,
+                                                             "--confidence", "0", "--out", out.path] + flags)
+            XCTAssertEqual(status, 0, output)
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("predictions.json"))) as? [Any]).count
+        }
+        // Every candidate kept (score ≥ 0): an untrained model's boxes pile up on the same spots.
+        let scored = try evaluated([])
+        XCTAssertEqual(scored, try evaluated(["--cross-class-iou", "1"]), "evaluate's default removes no cross-class duplicates")
+        XCTAssertLessThan(try evaluated(["--cross-class-iou", "0"]), scored, "an untrained model boxes one spot as both classes")
+        XCTAssertEqual(try predicted(["--cross-class-iou", "1"]), scored, "the same detections as evaluate's at the same settings")
+        XCTAssertEqual(try predicted([]), try evaluated(["--cross-class-iou", "0.8"]), "predict removes duplicates at 0.8 by default")
+        XCTAssertGreaterThan(try evaluated(["--nms-iou", "1"]), scored, "class-wise NMS that removes nothing")
+
+        let (refused, message) = try ScreenlabProcess.run(["evaluate", "--data", data.path, "--predictions", base.appendingPathComponent("x.json").path,
+                                                           "--nms-iou", "0.5", "--out", base.appendingPathComponent("never").path])
+        XCTAssertEqual(refused, 64, message)
+        XCTAssertTrue(message.contains("need --weights"), message)
+        let (outOfRange, rangeMessage) = try ScreenlabProcess.run(["predict", "--weights", weights.path, data.path, "--cross-class-iou", "1.5",
+                                                                  "--out", base.appendingPathComponent("never").path])
+        XCTAssertEqual(outOfRange, 64, rangeMessage)
+        XCTAssertTrue(rangeMessage.contains("--cross-class-iou must lie in 0...1, got 1.5"), rangeMessage)
     }
 
     /// A thresholds file for other classes fails after the detector ran: --out must not exist.

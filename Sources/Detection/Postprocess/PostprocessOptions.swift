@@ -22,7 +22,12 @@ public struct PostprocessOptions: Equatable, Sendable {
     /// detected as both Icon and Picture keeps its best label).
     public var crossClassGroups: [[Int]]
     /// 0.8: only near-identical boxes are duplicates; an icon inside a picture (lower IoU) stays.
+    /// AP is scored with `scoringCrossClassIoU` instead (no cross-class removal).
     public var crossClassIoU: Double
+    /// The cross-class IoU that removes nothing (no IoU exceeds 1): what AP is scored with, since
+    /// each class's AP is a detector's, and a wrong-class box outscoring the right one would
+    /// otherwise delete a true positive from the right class's curve.
+    public static let scoringCrossClassIoU = 1.0
     /// At most this many detections per screen. 300 rather than COCO's 100: UI screens hold 50+
     /// elements and dense lists more than 100.
     public var maxDetections: Int
