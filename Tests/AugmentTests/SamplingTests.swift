@@ -37,4 +37,32 @@ final class SamplingTests: XCTestCase {
         XCTAssertEqual(order, sampler.epochOrder(seed: 1, epoch: 0))
         XCTAssertNotEqual(order, sampler.epochOrder(seed: 1, epoch: 1))
     }
+
+    /// Screen factors multiply the class-aware factor: image 1 (√2.5) ×2, image 4 (1) ×3.
+    func testScreenFactorsMultiplyTheRepeatFactor() {
+        let sampler = RepeatFactorSampler(imageClasses: [[0], [0, 1], [0], [2], []], threshold: 0.5, screenFactors: [1, 2, 1, 1, 3])
+        let expected = [1, 2 * 2.5.squareRoot(), 1, 2.5.squareRoot(), 3]
+        for (factor, value) in zip(sampler.imageFactors, expected) { XCTAssertEqual(factor, value, accuracy: 1e-12) }
+        let order = sampler.epochOrder(seed: 5, epoch: 0)
+        XCTAssertEqual(order.filter { $0 == 4 }.count, 3, "a whole factor repeats exactly")
+        XCTAssertEqual(RepeatFactorSampler(imageClasses: [[0], [1]], threshold: 0, screenFactors: []).imageFactors, [1, 1])
+    }
+
+    /// Rules match manifest metadata, multiply where several match, and one that matches nothing
+    /// is an error naming it and what the screens have.
+    func testScreenRepeatRulesMatchMetadataAndRefuseAMisspeltOne() throws {
+        let samples = [("a", "vins_iphone"), ("b", "vins_rico"), ("c", "vins_iphone"), ("d", nil)].map { id, source in
+            Sample(id: id, imagePath: "\(id).png", width: 10, height: 20, metadata: source.map { ["source": $0, "dark": id == "c" ? "yes" : "no"] })
+        }
+        let rules = [ScreenRepeatRule(key: "source", value: "vins_iphone", factor: 2), ScreenRepeatRule(key: "dark", value: "yes", factor: 1.5)]
+        XCTAssertEqual(try ScreenRepeatRule.factors(rules, samples: samples), [2, 1, 3, 1])
+        XCTAssertEqual(ScreenRepeatRule.condition("source=vins_iphone")?.value, "vins_iphone")
+        XCTAssertNil(ScreenRepeatRule.condition("=x"))
+        XCTAssertThrowsError(try ScreenRepeatRule.factors([ScreenRepeatRule(key: "source", value: "iphone", factor: 2)], samples: samples)) { error in
+            XCTAssertTrue("\(error)".contains("source=iphone matches none of the 4 training screens (source takes vins_iphone, vins_rico)"), "\(error)")
+        }
+        XCTAssertThrowsError(try ScreenRepeatRule.factors([ScreenRepeatRule(key: "platform", value: "ios", factor: 2)], samples: samples)) { error in
+            XCTAssertTrue("\(error)".contains("(manifest columns: dark, source)"), "\(error)")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import XCTest
 import Data
 import Synthetic
+import Augment
 import Detection
 @testable import Training
 
@@ -51,6 +52,26 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertEqual(try ExperimentConfig.parse(yaml: closing.resolvedYAML(), file: "e.yaml").closeMosaic, 1)
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["close_mosaic=1", "budget=60m"])) { error in
             XCTAssertTrue("\(error)".contains("(close_mosaic): needs a fixed epoch count"), "\(error)")
+        }
+    }
+
+    /// `sampler.repeat_screens`: COLUMN=VALUE keys with factors in 1…16, kept through the resolved
+    /// YAML (what --resume reads) beside the repeat threshold; evaluation's default scores
+    /// class-wise NMS alone.
+    func testRepeatScreensParseRoundTripAndRefuseWhatIsNotACondition() throws {
+        let yaml = minimal + "\nsampler: {repeat_threshold: 0.1, repeat_screens: {source=vins_iphone: 2, kind=dark: 1.5}}\n"
+        let config = try ExperimentConfig.parse(yaml: yaml, file: "e.yaml")
+        XCTAssertEqual(config.repeatScreens, [ScreenRepeatRule(key: "source", value: "vins_iphone", factor: 2), ScreenRepeatRule(key: "kind", value: "dark", factor: 1.5)])
+        let reread = try ExperimentConfig.parse(yaml: config.resolvedYAML(), file: "e.yaml")
+        XCTAssertEqual(reread.repeatScreens, config.repeatScreens)
+        XCTAssertEqual(reread.repeatThreshold, 0.1)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").repeatScreens, [])
+        XCTAssertEqual(config.postprocess.crossClassIoU, 1, "AP without Screen Recognition's cross-class removal")
+        for (bad, says) in [("{vins_iphone: 2}", "is not COLUMN=VALUE"), ("{source=: 2}", "is not COLUMN=VALUE"),
+                            ("{source=vins_iphone: 0.5}", "sampler.repeat_screens.source=vins_iphone"), ("{source=vins_iphone: 17}", "source=vins_iphone")] {
+            XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\nsampler: {repeat_screens: \(bad)}\n", file: "e.yaml"), bad) { error in
+                XCTAssertTrue("\(error)".contains(says), "\(bad): \(error)")
+            }
         }
     }
 

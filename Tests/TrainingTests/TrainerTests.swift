@@ -1,3 +1,4 @@
+import Augment
 import Data
 import Detection
 import Evaluation
@@ -70,6 +71,49 @@ final class TrainerTests: XCTestCase {
         XCTAssertTrue(realUnlabeled.contains("Slider") && realUnlabeled.contains("Checkbox (Selected)"), "\(realUnlabeled)")
         XCTAssertTrue(added.allSatisfy { $0.unlabeledClasses?.contains(dataset.classes.firstIndex(of: "Text")!) == false })
         XCTAssertTrue(lines.all.contains { $0.contains("no loss on") && $0.contains("Slider") }, lines.all.joined(separator: "\n"))
+    }
+
+    /// `sampler.repeat_screens` reaches the loader: the screens whose manifest column matches are
+    /// drawn that many times an epoch, the run says how many; a condition that matches no
+    /// training screen stops the run before it starts.
+    func testRepeatScreensDrawAManifestColumnsScreensMoreOften() throws {
+        let tiny = try ExperimentData.synthesize(ExperimentConfig.SyntheticData(count: 24, seed: 5, screensPerApp: 3, valFraction: 0.2,
+                                                                               testFraction: 0.2), cacheFolder: TinyExperiment.cache, log: { _ in })
+        let folder = try TestFolders.make("repeat-screens")
+        let data = folder.appendingPathComponent("screens")
+        try YOLOWriter.write(tiny.dataset, to: data, images: .copy)
+        // A `source` column as vins-ui's manifest has: every third screen "phone".
+        let manifest = data.appendingPathComponent("manifest.tsv")
+        let rows = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n").map(String.init)
+        let marked = rows.dropFirst().enumerated().map { $1 + "\t" + ($0 % 3 == 0 ? "phone" : "desktop") }
+        try ([rows[0] + "\tsource"] + marked).joined(separator: "\n").appending("\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let experiment = try TinyExperiment.write(name: "repeat-screens")
+        var text = try String(contentsOf: experiment, encoding: .utf8)
+        text = text.replacingOccurrences(of: "  synthetic: {count: 24, seed: 5, screens_per_app: 3, val_fraction: 0.2, test_fraction: 0.2}",
+                                         with: "  dataset: \(data.path)")
+        try (text + "\nsampler: {repeat_screens: {source=phone: 3}}\n").write(to: experiment, atomically: true, encoding: .utf8)
+
+        var options = TinyExperiment.options()
+        options.runsFolder = folder.appendingPathComponent("runs")
+        let lines = LockedLines()
+        options.log = { lines.append($0) }
+        let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=1"], options: options)
+        let dataset = trainer.setup.data.dataset
+        let train = dataset.splits["train"] ?? []
+        let phones = train.filter { dataset.samples[$0].metadata?["source"] == "phone" }.count
+        XCTAssertGreaterThan(phones, 0)
+        // The preset's class-aware factors, times 3 on the phone screens.
+        let sampler = trainer.setup.loader.sampler
+        let plain = RepeatFactorSampler(annotations: train.map { dataset.samples[$0].annotations }, threshold: sampler.threshold)
+        for (position, index) in train.enumerated() {
+            XCTAssertEqual(sampler.imageFactors[position], plain.imageFactors[position] * (dataset.samples[index].metadata?["source"] == "phone" ? 3 : 1))
+        }
+        XCTAssertTrue(lines.all.contains("sampler: \(phones) of \(train.count) training screens with source=phone drawn ×3"), lines.all.joined(separator: "\n"))
+        XCTAssertEqual(try trainer.train()["status"] as? String, "finished")
+
+        XCTAssertThrowsError(try Trainer.start(experiment: experiment, overrides: ["sampler.repeat_screens={source=tablet: 2}"], options: options)) { error in
+            XCTAssertTrue("\(error)".contains("source=tablet matches none of the \(train.count) training screens (source takes desktop, phone)"), "\(error)")
+        }
     }
 
     func testARunWritesEveryArtifactAndItsConfigReadsBack() throws {

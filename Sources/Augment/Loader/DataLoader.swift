@@ -37,6 +37,9 @@ public final class DataLoader {
         /// image depends on (seed, epoch, position) only, so the ranks' shares together are exactly
         /// the batch one process would make.
         public var shard = (index: 0, count: 1)
+        /// Per source position, a factor ≥ 1 on how often the sampler draws it (`ScreenRepeatRule`);
+        /// empty: none.
+        public var screenFactors: [Double] = []
         public init() {}
     }
 
@@ -66,6 +69,10 @@ public final class DataLoader {
             throw LoaderError(message: "batch size \(options.batchSize) cannot be split over \(options.shard.count) processes: "
                               + "use a batch size that is a multiple of the process count")
         }
+        guard options.screenFactors.isEmpty || options.screenFactors.count == source.count,
+              options.screenFactors.allSatisfy({ $0.isFinite && $0 >= 1 }) else {
+            throw LoaderError(message: "screen factors: \(options.screenFactors.count) for \(source.count) samples; each must be a finite number ≥ 1")
+        }
         if let closing, closing.pipeline.outputWidth != pipeline.outputWidth || closing.pipeline.outputHeight != pipeline.outputHeight {
             throw LoaderError(message: "the closing pipeline makes \(closing.pipeline.outputWidth)×\(closing.pipeline.outputHeight) images, the first \(pipeline.outputWidth)×\(pipeline.outputHeight)")
         }
@@ -74,7 +81,7 @@ public final class DataLoader {
         self.closing = closing
         self.options = options
         sampler = RepeatFactorSampler(annotations: (0..<source.count).map { source.annotations(at: $0) },
-                                      threshold: pipeline.preset.sampling.repeatThreshold)
+                                      threshold: pipeline.preset.sampling.repeatThreshold, screenFactors: options.screenFactors)
     }
 
     /// Source positions of one epoch, in order (repeat-factor sampling, shuffled).

@@ -6,7 +6,8 @@ import Support
 /// r_c = max(1, √(t / f_c)) with f_c the share of images containing c; an image's factor is
 /// the largest r_c over its classes (1 for an image without boxes). Each epoch repeats image i
 /// ⌊r_i⌋ times plus once more with probability r_i − ⌊r_i⌋ (stochastic rounding), so that its
-/// expected count is r_i, then shuffles — all from the seed and the epoch number.
+/// expected count is r_i, then shuffles — all from the seed and the epoch number. Screen factors
+/// (`ScreenRepeatRule`) multiply r_i.
 public struct RepeatFactorSampler {
     public let threshold: Double
     /// r_i per image, in the order the sampler was given.
@@ -14,7 +15,9 @@ public struct RepeatFactorSampler {
     /// r_c per class index that occurs.
     public let classFactors: [Int: Double]
 
-    public init(imageClasses: [Set<Int>], threshold: Double) {
+    /// `screenFactors`: one per image (≥ 1) multiplying its factor, or empty for none.
+    public init(imageClasses: [Set<Int>], threshold: Double, screenFactors: [Double] = []) {
+        precondition(screenFactors.isEmpty || screenFactors.count == imageClasses.count, "one screen factor per image")
         self.threshold = threshold
         let imageCount = Double(max(1, imageClasses.count))
         var imagesWithClass: [Int: Int] = [:]
@@ -23,11 +26,12 @@ public struct RepeatFactorSampler {
             Self.classFactor(share: Double(count) / imageCount, threshold: threshold)
         }
         self.classFactors = classFactors
-        imageFactors = imageClasses.map { classes in classes.map { classFactors[$0]! }.max() ?? 1 }
+        let classImageFactors = imageClasses.map { classes in classes.map { classFactors[$0]! }.max() ?? 1 }
+        imageFactors = screenFactors.isEmpty ? classImageFactors : zip(classImageFactors, screenFactors).map { $0 * $1 }
     }
 
-    public init(annotations: [[Annotation]], threshold: Double) {
-        self.init(imageClasses: annotations.map { Set($0.map(\.classIndex)) }, threshold: threshold)
+    public init(annotations: [[Annotation]], threshold: Double, screenFactors: [Double] = []) {
+        self.init(imageClasses: annotations.map { Set($0.map(\.classIndex)) }, threshold: threshold, screenFactors: screenFactors)
     }
 
     /// max(1, √(t / f)); a threshold of 0 gives 1 (no repeats).

@@ -1,5 +1,6 @@
 import Data
 import Synthetic
+import Augment
 import Detection
 import Foundation
 
@@ -113,6 +114,8 @@ public struct ExperimentConfig: Equatable {
     public var closeMosaic = 0
     /// Overrides the preset's repeat-factor threshold (0 = plain uniform sampling).
     public var repeatThreshold: Double?
+    /// `sampler.repeat_screens`: screens of a manifest column's value drawn more often.
+    public var repeatScreens: [ScreenRepeatRule] = []
     public var loss = LossSection()
     public var assigner = AssignerSection()
     public var optimizer = OptimizerSection()

@@ -1,5 +1,6 @@
 import Data
 import Synthetic
+import Augment
 import Detection
 import Evaluation
 import Foundation
@@ -45,6 +46,7 @@ extension ExperimentConfig {
         if top.has("sampler") {
             let sampler = try top.mapping("sampler")
             config.repeatThreshold = try sampler.optionalDouble("repeat_threshold", range: 0...1)
+            if sampler.has("repeat_screens") { config.repeatScreens = try readRepeatScreens(sampler.mapping("repeat_screens")) }
             try sampler.finish()
         }
         config.loss = try readLoss(top.mapping("loss"))
@@ -125,6 +127,19 @@ extension ExperimentConfig {
         data.evaluateTest = try m.bool("evaluate_test", default: true)
         try m.finish()
         return data
+    }
+
+    /// `repeat_screens: {source=vins_iphone: 2}`: manifest column=value → factor.
+    private static func readRepeatScreens(_ m: ConfigMapping) throws -> [ScreenRepeatRule] {
+        var rules: [ScreenRepeatRule] = []
+        for key in m.keys {
+            guard let (column, value) = ScreenRepeatRule.condition(key) else {
+                throw m.error(key, "'\(key)' is not COLUMN=VALUE (a manifest.tsv column and one of its values, e.g. source=vins_iphone)")
+            }
+            rules.append(ScreenRepeatRule(key: column, value: value, factor: try m.double(key, default: 1, range: ScreenRepeatRule.factorRange)))
+        }
+        try m.finish()
+        return rules
     }
 
     /// `class_mix: rare-controls` (a preset) or `class_mix: {Slider: 4, Dialog: 3}` (multipliers;

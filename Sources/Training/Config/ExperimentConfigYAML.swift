@@ -29,7 +29,10 @@ extension ExperimentConfig {
         }
         lines.append("augment: \(quoted(augment))")
         if closeMosaic > 0 { lines.append("close_mosaic: \(closeMosaic)") }
-        if let repeatThreshold { lines.append("sampler: {repeat_threshold: \(number(repeatThreshold))}") }
+        let sampler = [repeatThreshold.map { "repeat_threshold: \(number($0))" },
+                       repeatScreens.isEmpty ? nil : "repeat_screens: {" + repeatScreens.map { "\(quoted($0.condition)): \(number($0.factor))" }.joined(separator: ", ") + "}"]
+            .compactMap { $0 }
+        if !sampler.isEmpty { lines.append("sampler: {\(sampler.joined(separator: ", "))}") }
         lines += [
             "loss:",
             "  classification: \(loss.classification.rawValue)",

@@ -76,6 +76,14 @@ final class TrainingSetup {
         loaderOptions.dropLast = true
         loaderOptions.normalization = normalization
         if let communicator { loaderOptions.shard = (communicator.rank, communicator.size) }
+        if !config.repeatScreens.isEmpty {
+            let trainSource = source, dataset = data.dataset
+            let samples = (0..<trainSource.count).map { dataset.samples[trainSource.sampleIndex(at: $0)] }
+            loaderOptions.screenFactors = try ScreenRepeatRule.factors(config.repeatScreens, samples: samples)
+            for rule in config.repeatScreens {
+                log("sampler: \(samples.filter(rule.matches).count) of \(samples.count) training screens with \(rule.condition) drawn ×\(String(format: "%g", rule.factor))")
+            }
+        }
         let closing = config.closeMosaic > 0
             ? (fromEpoch: max(0, config.epochs - config.closeMosaic),
                pipeline: AugmentPipeline(preset: preset.unmixed, source: source, classNames: data.dataset.classes,
