@@ -9,7 +9,7 @@ struct WeightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "weights", abstract: "Inspect, export, import weights files and set their thresholds.",
         subcommands: [WeightsInspectCommand.self, WeightsExportCommand.self, WeightsImportCommand.self,
-                      WeightsSetThresholdsCommand.self, WeightsConvertCommand.self])
+                      WeightsSetThresholdsCommand.self, WeightsConvertCommand.self, WeightsAverageCommand.self])
 }
 
 /// Runs a library call, turning its error (`WeightsError`, `FileWriteError`) into a message
@@ -174,6 +174,37 @@ struct WeightsConvertCommand: ParsableCommand {
         for (name, value) in conversion.keptFloat32 {
             print("kept float32: \(name) (holds \(value), beyond float16's ±65504)")
         }
+    }
+}
+
+struct WeightsAverageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "average",
+        abstract: "Average the weights of models fine-tuned from one starting point (a model soup) into a new file.",
+        discussion: """
+            Every input must have the same architecture, input, normalization, classes and tensor shapes. Batch-norm \
+            statistics are averaged with the rest. The inputs' thresholds do not carry over: score the new file on \
+            val (`screenlab evaluate --weights OUT --data D:val`), pick thresholds there and store them with \
+            `weights set-thresholds`.
+            """)
+
+    @Argument(help: "Two or more .slw weights files.") var files: [String]
+    @Option(help: "The new weights file.") var out: String
+
+    func validate() throws {
+        guard files.count >= 2 else { throw usageError("give at least two weights files to average") }
+        let output = URL(fileURLWithPath: out).standardizedFileURL
+        if let input = files.first(where: { URL(fileURLWithPath: $0).standardizedFileURL == output }) {
+            throw usageError("--out must differ from the inputs (\(input)): average writes a new file")
+        }
+    }
+
+    func run() throws {
+        let inputs = try reportingErrors { try files.map { (file: $0, weights: try WeightsFile.read(contentsOf: URL(fileURLWithPath: $0))) } }
+        let averaged = try reportingErrors { try WeightsFile.average(inputs, created: Provenance.timestamp()) }
+        try reportingErrors { try averaged.write(to: URL(fileURLWithPath: out), notReplacing: files.map { URL(fileURLWithPath: $0) }) }
+        print("wrote \(out): the mean of \(files.count) models, \(averaged.tensors.count) tensors (\(averaged.elementCount) values); "
+              + "no thresholds yet: pick them on val and store them with `screenlab weights set-thresholds`")
     }
 }
 

@@ -57,4 +57,23 @@ final class WeightsConvertCommandTests: XCTestCase {
         XCTAssertNotEqual(bad, 0)
         XCTAssertTrue(badOutput.contains("bfloat16"), badOutput)
     }
+
+    /// `weights average`: a new file holding the mean, the inputs kept, and --out never an input.
+    func testAverageWritesTheMeanAndKeepsTheInputs() throws {
+        let base = try TestFolders.make("weights-average")
+        let a = base.appendingPathComponent("a.slw"), b = base.appendingPathComponent("b.slw")
+        try write([("w", try Tensor(shape: [2], values: [1, -3]))], to: a)
+        try write([("w", try Tensor(shape: [2], values: [2, 5]))], to: b)
+        let before = try Data(contentsOf: a)
+        let soup = base.appendingPathComponent("soup.slw")
+        let (status, output) = try ScreenlabProcess.run(["weights", "average", a.path, b.path, "--out", soup.path])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("the mean of 2 models"), output)
+        XCTAssertEqual(try WeightsFile.read(contentsOf: soup).tensor(named: "w")?.values, [1.5, 1])
+        XCTAssertEqual(try Data(contentsOf: a), before)
+        let (refused, message) = try ScreenlabProcess.run(["weights", "average", a.path, b.path, "--out", a.path])
+        XCTAssertEqual(refused, 64, message)
+        XCTAssertTrue(message.contains("--out must differ from the inputs"), message)
+        XCTAssertEqual(try Data(contentsOf: a), before)
+    }
 }
