@@ -63,7 +63,7 @@ struct EvaluateOrderCommand: ParsableCommand {
                 }
                 let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
                 let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch,
-                                                                               postprocess: postprocess.deploymentOptions)
+                                                                         postprocess: postprocess.deploymentOptions)
                 if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
                 return predictor
             }

@@ -46,7 +46,7 @@ struct PredictCommand: ParsableCommand {
             guard !images.isEmpty else { throw failure("no readable PNG or JPEG images in \(inputs.joined(separator: ", "))") }
             let thresholdFile = try thresholds.map { try ThresholdFile.load(URL(fileURLWithPath: $0)) }
             let (predictor, note) = try detector.deploymentPredictor(confidence: confidence, thresholds: thresholdFile, batchSize: batch,
-                                                                               postprocess: postprocess.deploymentOptions)
+                                                                     postprocess: postprocess.deploymentOptions)
             if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
             let ids = PredictionWriter.imageIDs(images.map(\.url))
             let samples = zip(images, ids).map { Sample(id: $1, imagePath: $0.url.path, width: $0.width, height: $0.height) }

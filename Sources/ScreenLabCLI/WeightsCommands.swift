@@ -7,7 +7,7 @@ import Weights
 // Owned by the weights work: inspect, export, import, set-thresholds, convert (format: Sources/Weights/FORMAT.md).
 struct WeightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "weights", abstract: "Inspect, export, import weights files and set their thresholds.",
+        commandName: "weights", abstract: "Inspect, export, import, convert and average weights files and set their thresholds.",
         subcommands: [WeightsInspectCommand.self, WeightsExportCommand.self, WeightsImportCommand.self,
                       WeightsSetThresholdsCommand.self, WeightsConvertCommand.self, WeightsAverageCommand.self])
 }
