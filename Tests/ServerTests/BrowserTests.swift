@@ -67,7 +67,9 @@ final class BrowserTests: XCTestCase {
         let seen = try XCTUnwrap(try JSONSerialization.jsonObject(with: printed) as? [String: Any], complaints)
 
         XCTAssertEqual(Set(seen["runs_listed"] as? [String] ?? []), [runs.first, runs.second])
-        XCTAssertEqual(seen["visible_after_filter"] as? [String], [runs.first])
+        let filtered = try XCTUnwrap(seen["filtered_by"] as? String)
+        XCTAssertTrue([runs.first, runs.second].contains(filtered))
+        XCTAssertEqual(seen["visible_after_filter"] as? [String], [filtered], "the filter hides the other run")
         XCTAssertEqual(seen["compare_enabled"] as? Bool, true)
         XCTAssertEqual(seen["compared"] as? String, "\(runs.first),\(runs.second)")
         XCTAssertEqual(seen["compare_has_table"] as? Bool, true)

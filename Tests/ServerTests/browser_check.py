@@ -25,7 +25,11 @@ with sync_playwright() as p:
     # The runs table: both runs, the filter hides one, ticking both enables Compare.
     page.goto(url)
     seen["runs_listed"] = page.eval_on_selector_all("#runs tbody tr", "rows => rows.map(r => r.dataset.runId)")
-    page.fill("#filter", run_a)
+    # Filter by an id the other does not contain: two runs started in the same second by one
+    # process get ID and ID-2, and the filter matches parts of ids.
+    filtered = run_b if run_a in run_b else run_a
+    seen["filtered_by"] = filtered
+    page.fill("#filter", filtered)
     seen["visible_after_filter"] = page.eval_on_selector_all("#runs tbody tr:not([hidden])", "rows => rows.map(r => r.dataset.runId)")
     page.fill("#filter", "")
     page.screenshot(path=f"{shots}/runs.png", full_page=True)
