@@ -24,14 +24,7 @@ extension WeightsFile {
             guard header.input == first.header.input else { throw differs("input", header.input, first.header.input) }
             guard header.normalization == first.header.normalization else { throw differs("normalization", header.normalization, first.header.normalization) }
             guard header.classes == first.header.classes else { throw differs("classes", header.classes, first.header.classes) }
-            let names = Set(other.tensors.map(\.name))
-            let missing = shapes.keys.filter { !names.contains($0) }.sorted()
-            guard missing.isEmpty else { throw WeightsError.missingTensors(file: file, names: missing) }
-            let extra = names.filter { shapes[$0] == nil }.sorted()
-            guard extra.isEmpty else { throw WeightsError.unexpectedTensors(file: file, names: extra) }
-            for (name, tensor) in other.tensors where tensor.shape != shapes[name]! {
-                throw WeightsError.shapeMismatch(file: file, tensor: name, expected: shapes[name]!, found: tensor.shape)
-            }
+            try other.validate(expectedShapes: shapes, file: file)
             try other.checkFinite(file: file)
         }
         let states = inputs.map(\.weights.state)
