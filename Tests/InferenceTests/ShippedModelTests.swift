@@ -13,6 +13,10 @@ final class ShippedModelTests: XCTestCase {
         let detector = try TrainedDetector.load(contentsOf: Self.root.appendingPathComponent("Reports/models/ui-detector-vins.slw"))
         XCTAssertEqual(detector.classes.count, 14)
         XCTAssertEqual(detector.classes.last, "Toggle")
+        // Shipped since 2026-11-29 at 320×640 (Reports/models): predict letterboxes into the
+        // input the file states, so a reader that ignored it would shrink the screen silently.
+        XCTAssertEqual(detector.weights.header.input.width, 320)
+        XCTAssertEqual(detector.weights.header.input.height, 640)
         XCTAssertLessThanOrEqual(try FileManager.default.attributesOfItem(atPath: detector.file)[.size] as? Int ?? .max, 5 << 20,
                                  "shipped models stay within 5 MB")
         let image = Self.root.appendingPathComponent("Reports/samples/vins-screen.jpg")
@@ -21,7 +25,7 @@ final class ShippedModelTests: XCTestCase {
             .predict([sample], imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "shipped", showProgress: false)
         XCTAssertTrue(output.unreadable.isEmpty)
         let names = output.predictions.map { detector.classes[$0.classIndex] }
-        // What the README's picture shows: 26 detections — the header's title and two icons, the
+        // What the README's picture shows: 31 detections — the header's title and two icons, the
         // tab strip, the hero photo as one picture, the texts, the pager dots, the two buttons,
         // and the tab bar with its items' icons and titles.
         XCTAssertGreaterThanOrEqual(output.predictions.count, 12, "\(names)")
