@@ -4,8 +4,8 @@
 // Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation), (Data, Typography) →
 // Synthetic → Training, Distributed (the ranks of an mpirun job) → Training, and Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
 // serve`) → CLI; and Accessibility (detections → grouped elements in navigation order) on Imaging
-// (drawing) and Support (JSON) alone. Tensor, Kernels, Support and Plotting depend on no other
-// target. Every declared dependency is imported and every import declared:
+// (drawing) and Support (JSON) alone. Kernels → KernelsAVX512 (its AVX-512 micro-kernel); Tensor,
+// KernelsAVX512, Support and Plotting depend on no other target. Every declared dependency is imported and every import declared:
 // Scripts/check-dependencies, run by Scripts/test. See README.md's architecture picture and
 // docs/architecture.md's table.
 import PackageDescription
@@ -25,6 +25,16 @@ let vectorISASettings: [SwiftSetting] = Context.environment["SCREENLAB_PORTABLE"
     : [.unsafeFlags(["-target-cpu", "haswell"])]
 #else
 let vectorISASettings: [SwiftSetting] = []
+#endif
+
+/// `KernelsAVX512`: the same kernels for CPUs with AVX-512, in a module of their own because Swift
+/// sets the instruction set per module; `Kernels` calls them only where the CPU reports AVX-512
+/// (`VectorISA`), so one build runs everywhere.
+#if arch(x86_64)
+let avx512ISASettings: [SwiftSetting] = Context.environment["SCREENLAB_PORTABLE"] == "1" ? []
+    : [.unsafeFlags(["-target-cpu", "skylake-avx512"])]
+#else
+let avx512ISASettings: [SwiftSetting] = []
 #endif
 
 /// Optimized in debug builds too: the tests train, predict and compare whole detectors through these
@@ -79,7 +89,8 @@ let package = Package(
         .target(name: "Support", dependencies: [.product(name: "Yams", package: "Yams")]),
 
         // Engine.
-        .target(name: "Kernels", dependencies: ["CBLAS"], swiftSettings: kernelSettings + vectorISASettings + optimizedInDebug),
+        .target(name: "KernelsAVX512", swiftSettings: kernelSettings + avx512ISASettings + optimizedInDebug),
+        .target(name: "Kernels", dependencies: ["CBLAS", "KernelsAVX512"], swiftSettings: kernelSettings + vectorISASettings + optimizedInDebug),
         .target(name: "Tensor", swiftSettings: optimizedInDebug),
         .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings + optimizedInDebug),
         .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels", "Support"], swiftSettings: optimizedInDebug),

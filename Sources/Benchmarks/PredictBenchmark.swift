@@ -29,14 +29,16 @@ public struct PredictBenchmark {
 
     /// One way of running the fused model besides the measured one.
     public struct Variant {
-        /// `.dense(kernel)`: another dense kernel; `.parked`: the same kernel without a `WorkerTeam`.
-        public enum Kind: Equatable { case dense(FusedDetector.DenseKernel), parked }
+        /// `.dense(kernel)`: another dense kernel; `.parked`: the same kernel without a `WorkerTeam`;
+        /// `.instructionSet(isa)`: the same model with the micro-kernel of another `VectorISA`.
+        public enum Kind: Equatable { case dense(FusedDetector.DenseKernel), parked, instructionSet(VectorISA) }
         public let kind: Kind
         public let batch1: Double, batch8: Double
         public var label: String {
             switch kind {
             case let .dense(kernel): "\(kernel.rawValue) dense kernel"
             case .parked: "workers parked between batch-1 loops (no WorkerTeam)"
+            case let .instructionSet(isa): "\(isa.rawValue) micro-kernel"
             }
         }
     }
@@ -79,19 +81,34 @@ public struct PredictBenchmark {
             let parked = try FusedDetector(model, denseKernel: denseKernel)
             parked.keepsWorkersAwake = false
             variants.append((.parked, parked))
+            for isa in VectorISA.supported where isa != VectorISA.current {
+                variants.append((.instructionSet(isa), fused))
+            }
         }
         var random = SeededRandom(seed: 1)
         let one = randomImages(1, &random), eight = randomImages(8, &random)
         func graph(_ x: Tensor) -> InterleavedTiming.Contender {
             InterleavedTiming.Contender { _ = try model(Tape.noGradient().constant(x)) }
         }
-        func run(_ detector: FusedDetector, _ x: Tensor) -> InterleavedTiming.Contender { InterleavedTiming.Contender { _ = try detector(x) } }
+        let measuredISA = VectorISA.current
+        func run(_ detector: FusedDetector, _ x: Tensor, isa: VectorISA? = nil) -> InterleavedTiming.Contender {
+            guard let isa else { return InterleavedTiming.Contender { _ = try detector(x) } }
+            return InterleavedTiming.Contender {
+                VectorISA.use(isa)
+                defer { VectorISA.use(measuredISA) }
+                _ = try detector(x)
+            }
+        }
+        func run(_ variant: (Variant.Kind, FusedDetector), _ x: Tensor) -> InterleavedTiming.Contender {
+            if case let .instructionSet(isa) = variant.0 { return run(variant.1, x, isa: isa) }
+            return run(variant.1, x)
+        }
         let folding = InterleavedTiming.Contender { _ = try FusedDetector(model, denseKernel: denseKernel) }
         let small = try InterleavedTiming.medianMilliseconds(
-            [run(fused, one)] + (includeGraph ? [graph(one)] : []) + variants.map { run($0.1, one) } + [folding],
+            [run(fused, one)] + (includeGraph ? [graph(one)] : []) + variants.map { run($0, one) } + [folding],
             repetitions: batch1Runs, rounds: rounds)
         let large = try InterleavedTiming.medianMilliseconds(
-            [run(fused, eight)] + (includeGraph ? [graph(eight)] : []) + variants.map { run($0.1, eight) },
+            [run(fused, eight)] + (includeGraph ? [graph(eight)] : []) + variants.map { run($0, eight) },
             repetitions: batch8Runs, rounds: rounds)
         var result = Result(configuration: configuration, fusedBatch1: small[0], graphBatch1: includeGraph ? small[1] : .nan,
                             fusedBatch8: large[0], graphBatch8: includeGraph ? large[1] : .nan, folding: small.last!)

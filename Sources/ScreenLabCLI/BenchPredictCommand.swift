@@ -46,7 +46,8 @@ struct BenchPredictCommand: ParsableCommand {
         Parallel.threadCount = threads
         do {
             let machine = MachineDescription.current()
-            print("bench predict: \(threads) threads, \(rounds) rounds, \(machine.summary), OpenBLAS core \(BLASKernelSelection.coreName)")
+            print("bench predict: \(threads) threads, \(rounds) rounds, \(machine.summary), OpenBLAS core \(BLASKernelSelection.coreName), "
+                  + "micro-kernel \(VectorISA.current.rawValue)")
             if profile {
                 for (name, configuration) in [("default model", UIDetectorConfiguration()), ("peer architecture", PredictBenchmark.peerArchitecture)] {
                     print("\(name), fused, batch 1, mean of \(batch1Runs) passes:")

@@ -3,7 +3,8 @@ import XCTest
 
 /// What every fused dense convolution kernel (`PackedConv2d`, `Winograd3x3`) is held to: the
 /// double-precision definition (`ConvReference`) followed by the clamp, in both output layouts,
-/// for 1–3 workers, with identical bits whatever the worker count.
+/// for 1–3 workers and every instruction set the CPU runs, with identical bits whatever the
+/// worker count and instruction set.
 enum DenseKernelCheck {
     /// One run of a kernel: reads `input`, may use `scratch`, writes `output` in `layout`.
     typealias Run = (_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, _ layout: FusedConv2d.OutputLayout,
@@ -40,14 +41,23 @@ enum DenseKernelCheck {
         var random = TestRandom(seed: seed)
         let input = random.floats(g.inputCount, scale: 2), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
         let expected = reference(g, input, weight, bias, bounds)
-        // Threshold 1: even these small layers are split across workers.
+        // Threshold 1: even these small layers are split across workers. Every instruction set
+        // this CPU runs (`VectorISA`) must give the AVX2 kernel's bits.
+        let measured = VectorISA.current
+        defer { VectorISA.use(measured) }
         PackedConv2d.$parallelMultiplyAdds.withValue(1) {
+            VectorISA.use(.avx2)
             let single = kernel(g, input, weight, bias, bounds, 1, false)
-            for workers in [1, 2, 3] {
-                for positionsFirst in [false, true] {
-                    let actual = kernel(g, input, weight, bias, bounds, workers, positionsFirst)
-                    assertClose(actual, expected, tolerance: 1e-4, "\(g) workers \(workers) positionsFirst \(positionsFirst)", file: file, line: line)
-                    XCTAssertEqual(actual, single, "\(g): each value is one sum in one order, whatever the worker count", file: file, line: line)
+            for isa in VectorISA.supported {
+                VectorISA.use(isa)
+                for workers in [1, 2, 3] {
+                    for positionsFirst in [false, true] {
+                        let actual = kernel(g, input, weight, bias, bounds, workers, positionsFirst)
+                        let label = "\(g) \(isa) workers \(workers) positionsFirst \(positionsFirst)"
+                        assertClose(actual, expected, tolerance: 1e-4, label, file: file, line: line)
+                        XCTAssertEqual(actual, single, "\(label): each value is one sum in one order, whatever the worker count and instruction set",
+                                       file: file, line: line)
+                    }
                 }
             }
         }

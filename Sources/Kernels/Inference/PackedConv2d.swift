@@ -58,7 +58,7 @@ public enum PackedConv2d {
     }
 
     static func perWorkerScratch(depth: Int) -> Int {
-        tilesPerGroup(depth: depth) * depth * tileWidth + PackedMicroKernel.rows * tileWidth
+        tilesPerGroup(depth: depth) * depth * tileWidth + 2 * PackedMicroKernel.rows * tileWidth
     }
 
     /// `output = conv(input, weight) + bias` for the training graph, whose weights change every
@@ -104,7 +104,7 @@ public enum PackedConv2d {
         let packer = ColumnPacker(source)
         let store = TileStore(g: g, output: output, layout: layout, outPlane: outPlane)
         let lower = bounds.lower, upper = bounds.upper
-        let rows = PackedMicroKernel.rows
+        let rows = PackedMicroKernel.rows, pairs = PackedMicroKernel.pairsBlocks
         Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let columns = scratch + worker * scratchPerWorker
             let spill = columns + tilesPerGroup(depth: depth) * depth * tileWidth
@@ -116,7 +116,26 @@ public enum PackedConv2d {
                     let start = t * tileWidth
                     packer.pack(image, start: start, count: min(tileWidth, outPlane - start), into: columns + (t - first) * depth * tileWidth)
                 }
-                for block in 0..<filters.blocks {
+                var block = 0
+                while block + 1 < filters.blocks && pairs {
+                    let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
+                    let channel = block * rows, validA = rows, validB = min(rows, g.outChannels - channel - rows)
+                    for t in first..<last {
+                        let start = t * tileWidth, count = min(tileWidth, outPlane - start)
+                        let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
+                        let directA = store.direct(n, channel: channel, start: start, rows: validA, count: count)
+                        let directB = store.direct(n, channel: channel + rows, start: start, rows: validB, count: count)
+                        PackedMicroKernel.runPair(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                                                  outputA: directA ?? spill, ldcA: directA == nil ? tileWidth : outPlane,
+                                                  outputB: directB ?? spill + rows * tileWidth, ldcB: directB == nil ? tileWidth : outPlane)
+                        if directA == nil { store.copy(spill, n, channel: channel, start: start, rows: validA, count: count) }
+                        if directB == nil {
+                            store.copy(spill + rows * tileWidth, n, channel: channel + rows, start: start, rows: validB, count: count)
+                        }
+                    }
+                    block += 2
+                }
+                for block in block..<filters.blocks {
                     let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
                     let channel = block * rows, validRows = min(rows, g.outChannels - channel)
                     for t in first..<last {

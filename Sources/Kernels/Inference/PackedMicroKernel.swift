@@ -1,3 +1,5 @@
+import KernelsAVX512
+
 /// The inner product of `PackedConv2d`: a 6 × 16 block of outputs (6 output channels × 16
 /// positions) over the whole depth, in twelve SIMD8 accumulators that stay in registers.
 ///
@@ -9,9 +11,33 @@
 /// Kept out of line on purpose: inlined into the tile loops, the compiler spilled accumulators
 /// and the kernel ran at ~55 % of OpenBLAS's sgemm; as its own function it matched or beat it
 /// on the detector's shapes (single thread, 256×256×512: 89.5 vs 85.1 GFLOP/s).
+/// Where the CPU has AVX-512 (`VectorISA`), the same block runs as `PackedMicroKernelAVX512`.
 enum PackedMicroKernel {
     static let rows = 6
     static let columns = 16
+
+    /// Whether callers should hand blocks over two at a time (`runPair`): with AVX-512 the pair
+    /// runs as one 12 × 16 kernel; with AVX2 the 6 × 16 kernel already uses every register.
+    static var pairsBlocks: Bool { VectorISA.current == .avx512 }
+
+    /// Two consecutive blocks of `PackedFilters` (`filters` is the first; the second follows it,
+    /// as do its 6 biases) against one column tile; the blocks' 6 × 16 results go to `outputA`
+    /// and `outputB`. The same bits as two `run` calls.
+    @inline(__always)
+    static func runPair(
+        depth: Int, filters: UnsafePointer<Float>, columns: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        lower: Float, upper: Float, outputA: UnsafeMutablePointer<Float>, ldcA: Int, outputB: UnsafeMutablePointer<Float>, ldcB: Int
+    ) {
+        if VectorISA.current == .avx512 {
+            PackedMicroKernelAVX512.run12(depth: depth, filtersA: filters, filtersB: filters + depth * rows, columns: columns,
+                                          biasA: bias, biasB: bias + rows, lower: lower, upper: upper,
+                                          outputA: outputA, ldcA: ldcA, outputB: outputB, ldcB: ldcB)
+        } else {
+            run(depth: depth, filters: filters, columns: columns, bias: bias, lower: lower, upper: upper, output: outputA, ldc: ldcA)
+            run(depth: depth, filters: filters + depth * rows, columns: columns, bias: bias + rows, lower: lower, upper: upper,
+                output: outputB, ldc: ldcB)
+        }
+    }
 
     /// `filters`: one block of `PackedFilters` ([depth][6]); `columns`: one packed column tile
     /// ([depth][16]); `bias`: 6 values. Writes the 6 × 16 results to `output` (rows `ldc` apart).
@@ -20,6 +46,11 @@ enum PackedMicroKernel {
         depth: Int, filters: UnsafePointer<Float>, columns: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         lower: Float, upper: Float, output: UnsafeMutablePointer<Float>, ldc: Int
     ) {
+        if VectorISA.current == .avx512 {
+            PackedMicroKernelAVX512.run(depth: depth, filters: filters, columns: columns, bias: bias,
+                                        lower: lower, upper: upper, output: output, ldc: ldc)
+            return
+        }
         typealias V = SIMD8<Float>
         var c00 = V(repeating: bias[0]), c01 = c00
         var c10 = V(repeating: bias[1]), c11 = c10

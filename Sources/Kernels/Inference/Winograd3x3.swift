@@ -107,6 +107,7 @@ public enum Winograd3x3 {
         let transformedCount = transformedFloats(g), productCount = productFloats(g), perWorker = perWorkerScratch(g)
         let store = TileStore(g: g, output: output, layout: layout, bounds: bounds, bias: filters.bias)
         let rows = PackedMicroKernel.rows, productRow = points * lanes, pointStride = pointStride(channels: channels)
+        let pairs = PackedMicroKernel.pairsBlocks
         Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let transformed = work + worker * perWorker, products = transformed + perGroup * transformedCount
             for item in items {
@@ -117,7 +118,19 @@ public enum Winograd3x3 {
                 }
                 for k in 0..<points {
                     let u = filters.points[k]
-                    for block in 0..<u.blocks {
+                    var block = 0
+                    while block + 1 < u.blocks && pairs {
+                        let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
+                        for slot in 0..<columnTiles.count {
+                            let result = products + slot * productCount + block * rows * productRow + k * lanes
+                            PackedMicroKernel.runPair(depth: channels, filters: a,
+                                                      columns: transformed + slot * transformedCount + k * pointStride, bias: zero,
+                                                      lower: -.infinity, upper: .infinity,
+                                                      outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
+                        }
+                        block += 2
+                    }
+                    for block in block..<u.blocks {
                         let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
                         for slot in 0..<columnTiles.count {
                             PackedMicroKernel.run(depth: channels, filters: a,
