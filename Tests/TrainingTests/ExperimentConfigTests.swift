@@ -75,6 +75,19 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
+    /// `dense_forward` picks the training forward's kernel; it is written into the resolved config
+    /// (a resumed run keeps its rounding) and a misspelt value names the key and the choices.
+    func testDenseForwardParsesRoundTripsAndNamesTheChoices() throws {
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseForward, .openblas)
+        let packed = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_forward=packed"])
+        XCTAssertEqual(packed.denseForward, .packed)
+        XCTAssertTrue(packed.resolvedYAML().contains("dense_forward: packed"))
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: packed.resolvedYAML(), file: "e.yaml").denseForward, .packed)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: winograd\n", file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("dense_forward") && "\(error)".contains("openblas") && "\(error)".contains("packed"), "\(error)")
+        }
+    }
+
     /// The threshold strategy is checked with the rest of the config, before any training.
     func testAThresholdStrategyThatCannotBeUsedIsRefusedAtOnce() {
         for bad in ["precision:nan", "garbage", "recall:2"] {

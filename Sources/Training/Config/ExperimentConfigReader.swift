@@ -75,6 +75,8 @@ extension ExperimentConfig {
         config.seed = UInt64(try top.int("seed", default: 0, range: 0...Int.max))
         config.threads = try top.int("threads", default: config.threads, range: 1...256)
         config.workers = try top.int("workers", default: config.workers, range: 0...64)
+        config.denseForward = ExperimentConfig.DenseForward(
+            rawValue: try top.choice("dense_forward", default: config.denseForward.rawValue, ExperimentConfig.DenseForward.allCases.map(\.rawValue)))!
         config.ema = try readEMA(top, key: "ema")
         config.initWeights = try top.optionalString("init")
         config.freeze = try readFreeze(top)

@@ -168,7 +168,9 @@ public final class Trainer {
         if ownsRun { try setup.writeRunFiles(to: run, state: state) }
         recorder.started(self)
         do {
-            if !state.isFinishedTraining { try trainEpochs() }
+            if !state.isFinishedTraining {
+                try Conv2dKernel.withDenseForward(packed: config.denseForward == .packed) { try trainEpochs() }
+            }
         } catch let error as TrainingError {
             markFailed("\(error)")
             throw error
