@@ -106,6 +106,27 @@ final class FusedConvolutionTests: XCTestCase {
         }
     }
 
+    /// Stride-1 depthwise runs 16 columns a vector with AVX-512 (`DepthwiseAVX512`): the same
+    /// bits as the training kernel followed by the clamp, on every instruction set the CPU runs;
+    /// widths below, at and across the 16-wide vectors (a partial last vector reads into the
+    /// next row and the slack).
+    func testStride1DepthwiseIsTheTrainingKernelsBitsOnEveryInstructionSet() throws {
+        let measured = VectorISA.current
+        defer { VectorISA.use(measured) }
+        for (width, height) in [(3, 5), (8, 4), (16, 3), (17, 6), (32, 5), (45, 7)] {
+            let g = try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: height, inWidth: width, outChannels: 3, kernel: 3, padding: 1, groups: 3)
+            var random = TestRandom(seed: 9)
+            let input = random.floats(g.inputCount, scale: 4), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(3)
+            let expected = reference(g, input, weight, bias, relu6)
+            for isa in VectorISA.supported {
+                VectorISA.use(isa)
+                for workers in [1, 2] {
+                    XCTAssertEqual(fused(g, input, weight, bias, relu6, workers: workers, positionsFirst: false), expected, "\(g) \(isa) workers \(workers)")
+                }
+            }
+        }
+    }
+
     func testGenericDepthwise5x5() throws {
         check(try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 9, inWidth: 10, outChannels: 4, kernel: 5, padding: 2, groups: 4),
               bounds: relu6, layouts: [false])

@@ -1,7 +1,10 @@
+import KernelsAVX512
+
 /// Depthwise convolution with bias and a clamp activation in the same store: the training
 /// graph writes the convolution, then reads it again for the batch-norm affine and the
 /// activation; here each 8-column vector is finished before it is stored (the training
-/// kernels of `Depthwise3x3` with `ClampEpilogue`: the same sums in the same order).
+/// kernels of `Depthwise3x3` with `ClampEpilogue`, or at stride 1 with AVX-512 its 16-wide twin
+/// `DepthwiseAVX512`: the same sums in the same order).
 enum FusedDepthwise {
     static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>, bias: UnsafePointer<Float>,
@@ -11,7 +14,7 @@ enum FusedDepthwise {
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
         let taps = g.kernelHeight * g.kernelWidth
         let paddedCount = FusedConv2d.paddedPlaneCount(g)
-        let fast = g.isDepthwise3x3
+        let fast = g.isDepthwise3x3, wide = VectorISA.current == .avx512
         Parallel.forEachChunk(planes, workers: min(workers, planes)) { range, worker in
             // The border and slack are zeroed once per call; loading a plane writes only the interior.
             let padded = fast ? scratch! + worker * paddedCount : nil
@@ -22,7 +25,11 @@ enum FusedDepthwise {
                 if let padded {
                     let filter = Filter3x3(weight + c * taps)
                     let clamp = ClampEpilogue(bounds)
-                    if g.strideHeight == 1 {
+                    if g.strideHeight == 1 && wide {
+                        Depthwise3x3.PaddedPlane.load(x, height: g.inHeight, width: g.inWidth, into: padded)
+                        DepthwiseAVX512.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
+                                                       taps: weight + c * taps, bias: bias[c], lower: bounds.lower, upper: bounds.upper, output: y)
+                    } else if g.strideHeight == 1 {
                         Depthwise3x3.PaddedPlane.load(x, height: g.inHeight, width: g.inWidth, into: padded)
                         Depthwise3x3.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
                                                     filter, bias: bias[c], epilogue: clamp, output: y)
