@@ -16,26 +16,22 @@ let kernelSettings: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
-/// Kernels' SIMD8/SIMD16 loops: AVX2 (Haswell and later, incl. Zen) makes the memory-bound
-/// depthwise and batch-norm kernels ~30% faster than the x86-64 SSE2 baseline, and in debug builds
-/// (which the tests run) turns each lane's fused multiply-add from a libm call into an instruction. Set
-/// SCREENLAB_PORTABLE=1 when building for a CPU without AVX2 (older than ~2013).
-#if arch(x86_64)
-let vectorISASettings: [SwiftSetting] = Context.environment["SCREENLAB_PORTABLE"] == "1" ? []
-    : [.unsafeFlags(["-target-cpu", "haswell"])]
-#else
-let vectorISASettings: [SwiftSetting] = []
-#endif
-
-/// `KernelsAVX512`: the same kernels for CPUs with AVX-512, in a module of their own because Swift
-/// sets the instruction set per module; `Kernels` calls them only where the CPU reports AVX-512
-/// (`VectorISA`), so one build runs everywhere.
-#if arch(x86_64)
-let avx512ISASettings: [SwiftSetting] = Context.environment["SCREENLAB_PORTABLE"] == "1" ? []
-    : [.unsafeFlags(["-target-cpu", "skylake-avx512"])]
-#else
-let avx512ISASettings: [SwiftSetting] = []
-#endif
+/// The instruction set a kernel module is built for. `Kernels`' SIMD8/SIMD16 loops: AVX2 (Haswell
+/// and later, incl. Zen) makes the memory-bound depthwise and batch-norm kernels ~30% faster than
+/// the x86-64 SSE2 baseline, and in debug builds (which the tests run) turns each lane's fused
+/// multiply-add from a libm call into an instruction. `KernelsAVX512`: the same kernels for CPUs
+/// with AVX-512, in a module of their own because Swift sets the instruction set per module;
+/// `Kernels` calls them only where the CPU reports AVX-512 (`VectorISA`), so one build runs
+/// everywhere. Set SCREENLAB_PORTABLE=1 when building for a CPU without AVX2 (older than ~2013).
+func targetCPU(_ cpu: String) -> [SwiftSetting] {
+    #if arch(x86_64)
+    Context.environment["SCREENLAB_PORTABLE"] == "1" ? [] : [.unsafeFlags(["-target-cpu", cpu])]
+    #else
+    []
+    #endif
+}
+let vectorISASettings = targetCPU("haswell")
+let avx512ISASettings = targetCPU("skylake-avx512")
 
 /// Optimized in debug builds too: the tests train, predict and compare whole detectors through these
 /// loops (and start the debug `screenlab` to do it), which -Onone makes 20–50× slower; debugging

@@ -27,13 +27,7 @@ public enum PackedMicroKernelAVX512 {
             a += 6
             b += 16
         }
-        let lo = V(repeating: lower), hi = V(repeating: upper)
-        store(c0, lo, hi, output)
-        store(c1, lo, hi, output + ldc)
-        store(c2, lo, hi, output + 2 * ldc)
-        store(c3, lo, hi, output + 3 * ldc)
-        store(c4, lo, hi, output + 4 * ldc)
-        store(c5, lo, hi, output + 5 * ldc)
+        storeBlock(c0, c1, c2, c3, c4, c5, lower: lower, upper: upper, output, ldc)
     }
 
     /// Two blocks of 6 output channels against one column tile: 12 × 16 outputs in twelve
@@ -72,27 +66,24 @@ public enum PackedMicroKernelAVX512 {
             e += 6
             b += 16
         }
-        let lo = V(repeating: lower), hi = V(repeating: upper)
-        store(c0, lo, hi, outputA)
-        store(c1, lo, hi, outputA + ldcA)
-        store(c2, lo, hi, outputA + 2 * ldcA)
-        store(c3, lo, hi, outputA + 3 * ldcA)
-        store(c4, lo, hi, outputA + 4 * ldcA)
-        store(c5, lo, hi, outputA + 5 * ldcA)
-        store(d0, lo, hi, outputB)
-        store(d1, lo, hi, outputB + ldcB)
-        store(d2, lo, hi, outputB + 2 * ldcB)
-        store(d3, lo, hi, outputB + 3 * ldcB)
-        store(d4, lo, hi, outputB + 4 * ldcB)
-        store(d5, lo, hi, outputB + 5 * ldcB)
+        storeBlock(c0, c1, c2, c3, c4, c5, lower: lower, upper: upper, outputA, ldcA)
+        storeBlock(d0, d1, d2, d3, d4, d5, lower: lower, upper: upper, outputB, ldcB)
     }
 
-    /// The clamp as `clamp8` does it (a NaN passes through), then one unaligned store.
+    /// A finished 6 × 16 block: each row clamped as `clamp8` clamps (a NaN passes through), then
+    /// stored, rows `ldc` apart.
     @inline(__always)
-    static func store(_ value: SIMD16<Float>, _ lo: SIMD16<Float>, _ hi: SIMD16<Float>, _ pointer: UnsafeMutablePointer<Float>) {
-        var v = value
-        v.replace(with: lo, where: v .< lo)
-        v.replace(with: hi, where: v .> hi)
-        UnsafeMutableRawPointer(pointer).storeBytes(of: v, as: SIMD16<Float>.self)
+    static func storeBlock(
+        _ c0: SIMD16<Float>, _ c1: SIMD16<Float>, _ c2: SIMD16<Float>, _ c3: SIMD16<Float>, _ c4: SIMD16<Float>, _ c5: SIMD16<Float>,
+        lower: Float, upper: Float, _ output: UnsafeMutablePointer<Float>, _ ldc: Int
+    ) {
+        let lo = SIMD16<Float>(repeating: lower), hi = SIMD16<Float>(repeating: upper)
+        @inline(__always) func store(_ value: SIMD16<Float>, _ row: Int) {
+            var v = value
+            v.replace(with: lo, where: v .< lo)
+            v.replace(with: hi, where: v .> hi)
+            UnsafeMutableRawPointer(output + row * ldc).storeBytes(of: v, as: SIMD16<Float>.self)
+        }
+        store(c0, 0); store(c1, 1); store(c2, 2); store(c3, 3); store(c4, 4); store(c5, 5)
     }
 }
