@@ -1,16 +1,17 @@
 import Foundation
 
-/// The vector instruction set the packed inference micro-kernel runs with.
+/// The vector instruction set of the inference kernels that have two versions (the packed
+/// micro-kernel and the stride-1 depthwise kernel).
 ///
-/// Swift sets the target CPU per module, not per function, so the AVX-512 kernel lives in its
-/// own module (`KernelsAVX512`, built for Skylake-AVX512) and is called only where the CPU and
+/// Swift sets the target CPU per module, not per function, so the AVX-512 versions live in their
+/// own module (`KernelsAVX512`, built for Skylake-AVX512) and are called only where the CPU and
 /// the OS report AVX-512; everything else in `Kernels` is built for Haswell (AVX2 + FMA). Both
-/// kernels add each output's products in the same order with the same fused multiply-adds, so
-/// the choice changes speed, never results.
+/// versions of a kernel do each output's arithmetic in the same order with the same operations,
+/// so the choice changes speed, never results.
 public enum VectorISA: String, CaseIterable, Sendable {
     /// 8-lane kernels (the whole `Kernels` module).
     case avx2
-    /// `KernelsAVX512`'s 16-lane kernel.
+    /// `KernelsAVX512`'s 16-lane kernels.
     case avx512
 
     /// What this CPU can run, narrowest first.
@@ -33,7 +34,7 @@ public enum VectorISA: String, CaseIterable, Sendable {
     }()
 
     /// The instruction set for a `SCREENLAB_VECTOR_ISA` value: the widest supported when unset;
-    /// a name this CPU cannot run (or no name at all) is refused with a warning and the widest
+    /// an unknown name, or one this CPU cannot run, is refused with a warning and the widest
     /// kept, so no setting can stop a run with an illegal instruction.
     static func choice(asked: String?, supported: [VectorISA]) -> (VectorISA, warning: String?) {
         let widest = supported.last!
