@@ -4,9 +4,9 @@
 // Training → Benchmarks → CLI, with Imaging → Data → (Augment, Evaluation), (Data, Typography) →
 // Synthetic → Training, Distributed (the ranks of an mpirun job) → Training, and Weights, Registry beside them; Inference → Export (ONNX) → CLI; Registry → Server (`screenlab
 // serve`) → CLI; and Accessibility (detections → grouped elements in navigation order) on Imaging
-// (drawing) and Support (JSON) alone. Kernels → KernelsAVX512 (its AVX-512 micro-kernel); Tensor,
-// KernelsAVX512, Support and Plotting depend on no other target. Every declared dependency is imported and every import declared:
-// Scripts/check-dependencies, run by Scripts/test. See README.md's architecture picture and
+// (drawing) and Support (JSON) alone. Kernels → KernelsAVX512 (its AVX-512 kernels); Tensor,
+// KernelsAVX512, Support and Plotting depend on no other target. Every declared dependency is
+// imported and every import declared: Scripts/check-dependencies, run by Scripts/test. See README.md's architecture picture and
 // docs/architecture.md's table.
 import PackageDescription
 

@@ -24,7 +24,7 @@ public enum BLASKernelSelection {
     /// chose, or nil to keep the choice.
     static func betterCore(cpuFlags: Set<String>, chosen: String) -> String? {
         guard !modernCores.contains(chosen.lowercased()) else { return nil }
-        if ["avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512cd"].allSatisfy(cpuFlags.contains) { return "SkylakeX" }
+        if VectorISA.avx512Flags.allSatisfy(cpuFlags.contains) { return "SkylakeX" }
         if ["avx2", "fma"].allSatisfy(cpuFlags.contains) { return "Haswell" }
         return nil
     }

@@ -14,12 +14,15 @@ public enum VectorISA: String, CaseIterable, Sendable {
     /// `KernelsAVX512`'s 16-lane kernels.
     case avx512
 
+    /// The /proc/cpuinfo flags of Skylake-AVX512's instruction set, which `KernelsAVX512` is built
+    /// for (and OpenBLAS's SkylakeX kernels need).
+    static let avx512Flags = ["avx512f", "avx512dq", "avx512bw", "avx512vl", "avx512cd"]
+
     /// What this CPU can run, narrowest first.
     public static let supported: [VectorISA] = {
         #if arch(x86_64)
         let flags = BLASKernelSelection.cpuFlags() ?? []
-        let avx512 = ["avx512f", "avx512dq", "avx512bw", "avx512vl", "avx512cd"].allSatisfy(flags.contains)
-        return avx512 ? [.avx2, .avx512] : [.avx2]
+        return avx512Flags.allSatisfy(flags.contains) ? [.avx2, .avx512] : [.avx2]
         #else
         return [.avx2]  // the portable SIMD8 path under its x86 name
         #endif

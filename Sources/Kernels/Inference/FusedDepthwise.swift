@@ -25,14 +25,15 @@ enum FusedDepthwise {
                 if let padded {
                     let filter = Filter3x3(weight + c * taps)
                     let clamp = ClampEpilogue(bounds)
-                    if g.strideHeight == 1 && wide {
+                    if g.strideHeight == 1 {
                         Depthwise3x3.PaddedPlane.load(x, height: g.inHeight, width: g.inWidth, into: padded)
-                        DepthwiseAVX512.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
-                                                       taps: weight + c * taps, bias: bias[c], lower: bounds.lower, upper: bounds.upper, output: y)
-                    } else if g.strideHeight == 1 {
-                        Depthwise3x3.PaddedPlane.load(x, height: g.inHeight, width: g.inWidth, into: padded)
-                        Depthwise3x3.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
-                                                    filter, bias: bias[c], epilogue: clamp, output: y)
+                        if wide {
+                            DepthwiseAVX512.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
+                                                           taps: weight + c * taps, bias: bias[c], lower: bounds.lower, upper: bounds.upper, output: y)
+                        } else {
+                            Depthwise3x3.forwardStride1(UnsafePointer(padded), rowStride: g.inWidth + 2, height: g.inHeight, width: g.inWidth,
+                                                        filter, bias: bias[c], epilogue: clamp, output: y)
+                        }
                     } else {
                         let split = Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth)
                         split.load(x, into: padded)

@@ -117,39 +117,29 @@ public enum PackedConv2d {
                     packer.pack(image, start: start, count: min(tileWidth, outPlane - start), into: columns + (t - first) * depth * tileWidth)
                 }
                 var block = 0
-                while block + 1 < filters.blocks && pairs {
-                    let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
-                    let channel = block * rows, validA = rows, validB = min(rows, g.outChannels - channel - rows)
-                    for t in first..<last {
-                        let start = t * tileWidth, count = min(tileWidth, outPlane - start)
-                        let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
-                        let directA = store.direct(n, channel: channel, start: start, rows: validA, count: count)
-                        let directB = store.direct(n, channel: channel + rows, start: start, rows: validB, count: count)
-                        PackedMicroKernel.runPair(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                                  outputA: directA ?? spill, ldcA: directA == nil ? tileWidth : outPlane,
-                                                  outputB: directB ?? spill + rows * tileWidth, ldcB: directB == nil ? tileWidth : outPlane)
-                        if directA == nil { store.copy(spill, n, channel: channel, start: start, rows: validA, count: count) }
-                        if directB == nil {
-                            store.copy(spill + rows * tileWidth, n, channel: channel + rows, start: start, rows: validB, count: count)
-                        }
-                    }
-                    block += 2
-                }
-                for block in block..<filters.blocks {
+                while block < filters.blocks {
+                    // With AVX-512 two blocks a call (`runPair`); an odd last block alone.
+                    let paired = pairs && block + 1 < filters.blocks
                     let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
                     let channel = block * rows, validRows = min(rows, g.outChannels - channel)
                     for t in first..<last {
                         let start = t * tileWidth, count = min(tileWidth, outPlane - start)
                         let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
-                        if let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count) {
-                            PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                                  output: direct, ldc: outPlane)
+                        let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count)
+                        if paired {
+                            let validB = min(rows, g.outChannels - channel - rows), spillB = spill + rows * tileWidth
+                            let directB = store.direct(n, channel: channel + rows, start: start, rows: validB, count: count)
+                            PackedMicroKernel.runPair(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                                                      outputA: direct ?? spill, ldcA: direct == nil ? tileWidth : outPlane,
+                                                      outputB: directB ?? spillB, ldcB: directB == nil ? tileWidth : outPlane)
+                            if directB == nil { store.copy(spillB, n, channel: channel + rows, start: start, rows: validB, count: count) }
                         } else {
                             PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
-                                                  output: spill, ldc: tileWidth)
-                            store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count)
+                                                  output: direct ?? spill, ldc: direct == nil ? tileWidth : outPlane)
                         }
+                        if direct == nil { store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count) }
                     }
+                    block += paired ? 2 : 1
                 }
             }
         }

@@ -119,26 +119,22 @@ public enum Winograd3x3 {
                 for k in 0..<points {
                     let u = filters.points[k]
                     var block = 0
-                    while block + 1 < u.blocks && pairs {
+                    while block < u.blocks {
+                        // With AVX-512 two blocks a call (`runPair`); an odd last block alone.
+                        let paired = pairs && block + 1 < u.blocks
                         let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
                         for slot in 0..<columnTiles.count {
+                            let tile = transformed + slot * transformedCount + k * pointStride
                             let result = products + slot * productCount + block * rows * productRow + k * lanes
-                            PackedMicroKernel.runPair(depth: channels, filters: a,
-                                                      columns: transformed + slot * transformedCount + k * pointStride, bias: zero,
-                                                      lower: -.infinity, upper: .infinity,
-                                                      outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
+                            if paired {
+                                PackedMicroKernel.runPair(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
+                                                          outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
+                            } else {
+                                PackedMicroKernel.run(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
+                                                      output: result, ldc: productRow)
+                            }
                         }
-                        block += 2
-                    }
-                    for block in block..<u.blocks {
-                        let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
-                        for slot in 0..<columnTiles.count {
-                            PackedMicroKernel.run(depth: channels, filters: a,
-                                                  columns: transformed + slot * transformedCount + k * pointStride, bias: zero,
-                                                  lower: -.infinity, upper: .infinity,
-                                                  output: products + slot * productCount + block * rows * productRow + k * lanes,
-                                                  ldc: productRow)
-                        }
+                        block += paired ? 2 : 1
                     }
                 }
                 for (slot, tile) in columnTiles.enumerated() {
