@@ -27,6 +27,8 @@ struct DataSynthCommand: ParsableCommand {
     var classMix: String = "default"
     @Option(help: "Text renderer: freetype (real fonts, several languages) or bitmap (the 5x7 pixel font of generator version 1).")
     var text: String = "freetype"
+    @Option(help: "App look: mixed (many app styles) or ios (iOS system chrome on classic and notched iPhones, light and dark, Latin, Hangul and CJK text).")
+    var style: String = "mixed"
     @Option(help: "Fraction of apps in the val split.") var valFraction: Double = 0.1
     @Option(help: "Fraction of apps in the test split.") var testFraction: Double = 0.1
     @Option(help: "Also write a grid of the first screens to this PNG, and the same with boxes to NAME-boxes.png.")
@@ -42,12 +44,15 @@ struct DataSynthCommand: ParsableCommand {
         guard (1...64).contains(sheetScreens) else { throw usageError("--sheet-screens must be in 1...64 (got \(sheetScreens))") }
         do { _ = try ClassMix.parse(classMix) } catch { throw usageError("--class-mix: \(error)") }
         guard SyntheticText(rawValue: text) != nil else { throw usageError("--text must be freetype or bitmap (got '\(text)')") }
+        guard SyntheticStyle(rawValue: style) != nil else { throw usageError("--style must be mixed or ios (got '\(style)')") }
+        guard style != "ios" || text == "freetype" else { throw usageError("--style ios needs --text freetype (Korean, Chinese and Japanese apps)") }
     }
 
     func run() throws {
         let outURL = URL(fileURLWithPath: out)
         let config = SyntheticConfig(seed: seed, scale: scale, appCount: apps ?? max(3, count / 12), dialogProbability: dialogProbability,
-                                     classMix: try ClassMix.parse(classMix), text: SyntheticText(rawValue: text) ?? .freetype)
+                                     classMix: try ClassMix.parse(classMix), text: SyntheticText(rawValue: text) ?? .freetype,
+                                     style: SyntheticStyle(rawValue: style) ?? .mixed)
         let generator: SyntheticScreenGenerator
         let splits: [String: [Int]]
         var dataset: Dataset

@@ -18,30 +18,36 @@ enum ScreenKind: Int, CaseIterable {
 struct AppTheme {
     let appIndex: Int
     let name: String
-    let dark: Bool
-    let background: RGBA
-    let grouped: RGBA        // background behind grouped rows and cards
-    let surface: RGBA        // rows, cards, fields
-    let primaryText: RGBA
-    let secondaryText: RGBA
-    let separator: RGBA
-    let fill: RGBA           // field and control backgrounds
-    let accent: RGBA
-    let toggleOn: RGBA
-    let bodyFactor: Int      // bitmap font scale at 1 pixel per point
-    let titleFactor: Int
-    let cornerRadius: Double // points
-    let rowHeight: Double    // points
-    let margin: Double       // points
-    let largeTitles: Bool
-    let tabBar: Bool
-    let tabCount: Int
-    let roundCheckboxes: Bool
-    let cardShadows: Bool
-    let kindWeights: [Double] // indexed by ScreenKind.rawValue
-    let words: Lexicon
+    var dark: Bool
+    var background: RGBA
+    var grouped: RGBA        // background behind grouped rows and cards
+    var surface: RGBA        // rows, cards, fields
+    var primaryText: RGBA
+    var secondaryText: RGBA
+    var separator: RGBA
+    var fill: RGBA           // field and control backgrounds
+    var accent: RGBA
+    var toggleOn: RGBA
+    var bodyFactor: Int      // bitmap font scale at 1 pixel per point
+    var titleFactor: Int
+    var largeTitleFactor: Int
+    var cornerRadius: Double // points
+    var rowHeight: Double    // points
+    var margin: Double       // points
+    var largeTitles: Bool
+    var tabBar: Bool
+    var tabCount: Int
+    var roundCheckboxes: Bool
+    var cardShadows: Bool
+    var kindWeights: [Double] // indexed by ScreenKind.rawValue
+    var words: Lexicon
     /// nil: the bitmap font.
-    let fonts: ThemeFonts?
+    var fonts: ThemeFonts?
+    /// The phone the app's screens are drawn for (`mixed`: the config's size, notched chrome).
+    var device: Device
+    var style: SyntheticStyle
+    /// A navigation bar filled with this colour (white title and icons); nil: the background's.
+    var navigationBarFill: RGBA?
 
     static let accents: [UInt32] = [0x007AFF, 0x34C759, 0xFF9500, 0xFF3B30, 0xAF52DE, 0xFF2D55, 0x30B0C7, 0x5856D6,
                                     0xE0A800, 0x1DB954, 0x0A84FF, 0xD94F8A, 0x8E5B3A, 0x00897B, 0x3F51B5, 0xF4511E]
@@ -50,7 +56,8 @@ struct AppTheme {
     /// Tuned so class counts keep the order of the paper's Table 1 (Text ≫ Icon > Container > Picture ≫ the rest).
     static let baseKindWeights: [Double] = [3, 3.5, 1.4, 1.0, 1.5, 1.5, 0.4, 0.5]
 
-    init(seed: UInt64, appIndex: Int, text: SyntheticText = .freetype) {
+    init(seed: UInt64, appIndex: Int, text: SyntheticText = .freetype, style: SyntheticStyle = .mixed,
+         screenPoints: (width: Int, height: Int) = (390, 844)) {
         // A separate stream family from the screens' (which use the screen index) so themes do not
         // depend on how many screens are generated.
         var rng = SeededRandom.stream(seed: seed ^ 0xA99_7E4E, index: UInt64(appIndex))
@@ -100,6 +107,12 @@ struct AppTheme {
             words = .english
             fonts = nil
         }
+        largeTitleFactor = titleFactor + 1
+        device = Device(widthPoints: screenPoints.width, heightPoints: screenPoints.height, classic: false)
+        self.style = style
+        navigationBarFill = nil
+        // Drawn over the mixed look from streams of its own, so the mixed apps stay as they were.
+        if style == .ios { applyIOSStyle(seed: seed, screenPoints: screenPoints) }
     }
 
     func kind(_ rng: inout SeededRandom, mix: ClassMix = .standard) -> ScreenKind {

@@ -3,12 +3,13 @@ import Imaging
 
 /// System and app chrome: status bar, navigation bar, tab bar, alert dialog.
 extension ScreenBuilder {
-    static let statusBarHeight = 47.0
-    static let tabBarHeight = 83.0  // 49 of items + 34 of home indicator area
+    var statusBarHeight: Double { theme.device.statusBarHeight }
+    var tabBarHeight: Double { theme.device.tabBarHeight }
 
     /// Time, signal and battery; unlabelled, as in Screen Recognition's data.
     mutating func statusBar(onDark: Bool? = nil) {
         let ink: RGBA = (onDark ?? theme.dark) ? .white : .black
+        if theme.device.classic { return classicStatusBar(ink: ink) }
         text("9:41", x: 28, centerY: 25, factor: 2, color: ink, bold: true, labelled: false)
         for i in 0..<4 {
             let h = 4 + Double(i) * 2.5
@@ -21,15 +22,18 @@ extension ScreenBuilder {
 
     /// The navigation bar below the status bar; returns the y where content starts.
     mutating func navigationBar(title: String, back: Bool) -> Double {
-        let top = Self.statusBarHeight, barHeight = 44.0
+        let top = statusBarHeight, barHeight = 44.0
         let m = theme.margin
         let start = elements.count
-        if back { icon(.back, x: m - 4, y: top + 10, size: 24, color: theme.accent) }
+        // On a filled bar title and icons are white; a large title sits below it, on the background.
+        let barInk = theme.navigationBarFill == nil ? theme.accent : .white
+        let titleInk = theme.navigationBarFill == nil ? theme.primaryText : .white
+        if back { icon(.back, x: m - 4, y: top + 10, size: 24, color: barInk) }
         let toolbar = elements.count
         var right = width - m
         for _ in 0..<int(0...2) {
             let glyph = pick(IconGlyph.toolbar)
-            icon(glyph, x: right - 24, y: top + 10, size: 24, color: theme.accent)
+            icon(glyph, x: right - 24, y: top + 10, size: 24, color: barInk)
             right -= 36
         }
         // Toolbar icons are drawn right to left; a reader takes them left to right, after the
@@ -37,7 +41,7 @@ extension ScreenBuilder {
         let titleMark = elements.count
         let backButton = Array(start..<toolbar), icons = Array((toolbar..<titleMark).reversed())
         if theme.largeTitles {
-            let factor = theme.titleFactor + 1
+            let factor = theme.largeTitleFactor
             if let fitted = fitting(title, factor: factor, maxWidth: width - 2 * m, bold: true) {
                 text(fitted, x: m, y: top + barHeight + 4, factor: factor, color: theme.primaryText, bold: true)
             }
@@ -46,17 +50,17 @@ extension ScreenBuilder {
         }
         if let fitted = fitting(title, factor: theme.titleFactor, maxWidth: width - 2 * (width - right) - 8, bold: true) {
             let size = measure(fitted, factor: theme.titleFactor, bold: true)
-            text(fitted, x: (width - size.width) / 2, centerY: top + barHeight / 2, factor: theme.titleFactor, color: theme.primaryText, bold: true)
+            text(fitted, x: (width - size.width) / 2, centerY: top + barHeight / 2, factor: theme.titleFactor, color: titleInk, bold: true)
         }
         arrangeElements(since: start, backButton + Array(titleMark..<elements.count) + icons)
-        if !theme.dark && chance(0.5) { separator(x: 0, y: top + barHeight, width: width) }
+        if !theme.dark && theme.navigationBarFill == nil && chance(0.5) { separator(x: 0, y: top + barHeight, width: width) }
         return top + barHeight + 8
     }
 
     /// The bottom tab bar: each item is an Icon and a Text (Screen Recognition splits Tab Bar Items so).
     mutating func tabBar() {
-        let top = height - Self.tabBarHeight
-        fillRect(0, top, width, Self.tabBarHeight, theme.dark ? RGBA(22, 22, 24) : RGBA(249, 249, 251))
+        let top = height - tabBarHeight
+        fillRect(0, top, width, tabBarHeight, theme.dark ? RGBA(22, 22, 24) : RGBA(249, 249, 251))
         separator(x: 0, y: top, width: width)
         let count = theme.tabCount
         let slot = width / Double(count)
@@ -79,6 +83,7 @@ extension ScreenBuilder {
     }
 
     mutating func homeIndicator() {
+        guard !theme.device.classic else { return }  // a home button, below the screen
         fillRounded(width / 2 - 67, height - 8 - 5, 134, 5, radius: 2.5, .solid(theme.dark ? .white : .black))
     }
 
@@ -96,9 +101,7 @@ extension ScreenBuilder {
         let y = (height - h) / 2 - 20
         let surface: RGBA = theme.dark ? RGBA(44, 44, 46) : RGBA(248, 248, 250)
         // Hidden labels go first so the dialog's own labels stay.
-        let hidden = BoundingBox(x: x * u, y: y * u, width: w * u, height: h * u)
-        removeLabels { Self.intersectionFraction($0.box, hidden) > 0.5 }
-        for i in annotations.indices { annotations[i].box = Self.visibleExtent(of: annotations[i].box, under: hidden) }
+        hideLabels(under: x, y, w, h)
         // The alert is modal and in front: a person reads it first — its title and message as
         // one element with the Dialog box, then its buttons left to right — and what shows
         // around it after, in the order it had.
@@ -131,6 +134,14 @@ extension ScreenBuilder {
         label(.dialog, x: x, y: y, width: w, height: h)
         endElement(element, apart: buttonLabels)
         arrangeElements(since: 0, Array(behind..<elements.count) + Array(0..<behind))
+    }
+
+    /// Drops the labels a modal panel at (x, y, w, h) points hides more than half of, and shrinks
+    /// the others to their visible part (`visibleExtent`).
+    mutating func hideLabels(under x: Double, _ y: Double, _ w: Double, _ h: Double) {
+        let hidden = BoundingBox(x: x * u, y: y * u, width: w * u, height: h * u)
+        removeLabels { Self.intersectionFraction($0.box, hidden) > 0.5 }
+        for i in annotations.indices { annotations[i].box = Self.visibleExtent(of: annotations[i].box, under: hidden) }
     }
 
     /// The bounding box of the part of `box` that `cover` leaves visible. Only a cover spanning

@@ -2,7 +2,7 @@ import Support
 
 /// The words of one app's language. English is `Vocabulary`'s lists, unchanged; the others are
 /// short lists written for ScreenLab (everyday UI words, not full translations) so that a share
-/// of apps shows Cyrillic, Greek, Chinese or Japanese text, as real app stores do.
+/// of apps shows Cyrillic, Greek, Chinese, Japanese or Korean text, as real app stores do.
 struct Lexicon {
     let code: String
     /// Words are separated by spaces (not in Chinese and Japanese, where lines break anywhere).
@@ -132,10 +132,40 @@ struct Lexicon {
         signInButtons: ["ログイン", "続ける"], loginFields: ["メール", "パスワード"], loginLinks: ["パスワードをお忘れですか？", "アカウントを作成"],
         welcome: { $0 + "へようこそ" }, searchPrefix: "検索: ")
 
+    static let korean = Lexicon(
+        code: "ko", spaced: true,
+        screenTitles: ["홈", "설정", "프로필", "메시지", "받은편지함", "보관함", "둘러보기", "검색", "계정", "알림", "즐겨찾기", "주문 내역",
+                       "지갑", "사진", "음악", "날씨", "캘린더", "연락처", "레시피", "운동", "여행", "쇼핑", "뉴스", "친구", "다운로드"],
+        settingsTitles: ["설정", "일반", "개인정보 보호", "알림", "계정", "디스플레이 및 밝기"],
+        rowLabels: ["Wi-Fi", "Bluetooth", "에어플레인 모드", "알림", "다크 모드", "위치 서비스", "언어 및 지역", "암호", "배터리", "셀룰러",
+                    "개인용 핫스팟", "방해금지 모드", "손쉬운 사용", "배경화면", "키보드", "날짜 및 시간", "정보", "소프트웨어 업데이트",
+                    "메일", "백업", "동영상 자동 재생", "저전력 모드"],
+        names: ["김민준", "이서연", "박지훈", "최수아", "정하늘", "강도윤", "윤지우", "한예린"],
+        buttonLabels: ["계속", "로그인", "저장", "다음", "완료", "보내기", "시작하기", "장바구니 담기", "팔로우", "확인", "예약하기"],
+        fieldLabels: [("이메일", "name@example.com"), ("비밀번호", "비밀번호 입력"), ("이름", "홍길동"), ("휴대폰 번호", "010-0000-0000"),
+                      ("주소", "도로명 주소"), ("도시", "도시"), ("메모", "메모 추가")],
+        segmentLabels: [["일", "주", "월", "년"], ["전체", "읽지 않음"], ["인기", "최신", "주변"], ["목록", "지도"], ["사진", "동영상"]],
+        dialogTitles: ["삭제하시겠습니까?", "알림을 허용하시겠습니까?", "로그아웃하시겠습니까?", "업데이트 가능", "변경 사항을 취소할까요?"],
+        dialogButtons: [["취소", "삭제"], ["허용 안 함", "허용"], ["취소", "로그아웃"], ["나중에", "업데이트"], ["유지", "취소"]],
+        destructive: ["삭제"],
+        filler: ["새로운", "나의", "오늘의", "추천", "아침", "주말", "여행", "커피", "음악", "맛집", "도시", "가이드", "사진", "생활", "건강",
+                 "간단한", "빠른", "인기", "근처", "이벤트", "친구", "공유", "앨범", "플레이리스트", "러닝", "정원", "주방", "프로젝트",
+                 "회의", "노트", "보고서", "배달", "주문", "컬렉션", "계절", "시장", "바다", "숲", "겨울", "여름", "이야기", "영상", "지금"],
+        shortInfo: ["2분 전", "어제", "오전 9:41", "월", "3시간", "3월 14일", "12,900원", "4.8", "1.2만", "새 글", "12개", "무료", "5km", "18°C"],
+        sliderCaptions: ["밝기", "음량", "텍스트 크기", "거리", "가격대"],
+        checkboxCaptions: ["로그인 상태 유지", "약관에 동의합니다", "소식 받기", "자동 로그인"],
+        signInButtons: ["로그인", "계속"], loginFields: ["이메일", "비밀번호"], loginLinks: ["비밀번호를 잊으셨나요?", "계정 만들기"],
+        welcome: { $0 + "에 오신 것을 환영합니다" }, searchPrefix: "검색: ")
+
     /// Languages by share of apps: most apps are English, about a quarter use another script.
     static let shares: [(Lexicon, Double)] = [(english, 0.74), (russian, 0.08), (chinese, 0.08), (japanese, 0.05), (greek, 0.05)]
+    /// The ios style's languages: Latin, Hangul and CJK text (the languages Screen Recognition's screens are read in).
+    static let iosShares: [(Lexicon, Double)] = [(english, 0.55), (korean, 0.2), (chinese, 0.1), (japanese, 0.1), (russian, 0.05)]
 
-    static func pick(_ rng: inout SeededRandom) -> Lexicon {
+    /// Chinese, Japanese and Korean are drawn with a CJK font (WenQuanYi Micro Hei covers Hangul too).
+    var needsCJKFont: Bool { ["zh", "ja", "ko"].contains(code) }
+
+    static func pick(_ rng: inout SeededRandom, shares: [(Lexicon, Double)] = shares) -> Lexicon {
         var u = rng.uniform()
         for (lexicon, share) in shares {
             u -= share

@@ -4,9 +4,14 @@ import Imaging
 extension ScreenBuilder {
     mutating func composeScreen(kind: ScreenKind, dialogProbability: Double) {
         let fullBleed = kind == .player || kind == .login
-        statusBar()
+        if let fill = theme.navigationBarFill, !fullBleed {
+            fillRect(0, 0, width, statusBarHeight + 44, fill)
+            statusBar(onDark: true)
+        } else {
+            statusBar()
+        }
         let tabs = theme.tabBar && !fullBleed && kind != .form
-        let bottom = height - (tabs ? Self.tabBarHeight : 34) - 8
+        let bottom = height - (tabs ? tabBarHeight : theme.device.bottomInset) - 8
         switch kind {
         case .player: playerScreen(bottom: bottom)
         case .login: loginScreen(bottom: bottom)
@@ -17,7 +22,10 @@ extension ScreenBuilder {
             fillSections(kind: kind, top: top, bottom: bottom)
         }
         if tabs { tabBar() } else { homeIndicator() }
-        if chance(dialogProbability, drawing: .dialog) { dialog() }
+        if chance(dialogProbability, drawing: .dialog) {
+            // iOS apps ask as often with an action sheet from the bottom as with a centred alert.
+            if theme.style == .ios && chance(0.45) { actionSheet() } else { dialog() }
+        }
     }
 
     /// Stacks sections of the kind's repertoire until two in a row do not fit.
@@ -72,7 +80,7 @@ extension ScreenBuilder {
     /// Now-playing: artwork, titles, a progress slider with times, transport icons.
     private mutating func playerScreen(bottom: Double) {
         let m = 28.0
-        let top = Self.statusBarHeight + 8
+        let top = statusBarHeight + 8
         icon(.back, x: 16, y: top + 4, size: 24, color: theme.primaryText)
         icon(.more, x: width - 40, y: top + 4, size: 24, color: theme.primaryText)
         let art = width - 2 * m
@@ -100,7 +108,7 @@ extension ScreenBuilder {
     /// Sign-in: logo, welcome texts, fields, optional remember-me checkbox, button and links.
     private mutating func loginScreen(bottom: Double) {
         let m = theme.margin + 8
-        var y = Self.statusBarHeight + 40
+        var y = statusBarHeight + 40
         if chance(0.5) {
             icon(pick(IconGlyph.tabs), x: width / 2 - 36, y: y, size: 72, color: .white, badge: theme.accent)
         } else {

@@ -41,8 +41,11 @@ extension ScreenBuilder {
                 textX += 30 + 12
             }
             var trailingX = x + w - m
-            let trailing = settings ? (chance(0.22, drawing: .toggleSelected, .toggleUnselected) ? 3 : int(0...2)) : int(0...2)
+            var trailing = settings ? (chance(0.22, drawing: .toggleSelected, .toggleUnselected) ? 3 : int(0...2)) : int(0...2)
+            if settings && trailing != 3 && theme.style == .ios && chance(0.12) { trailing = 4 }  // no draw in the mixed style
             switch trailing {
+            case 4:
+                trailingX = stepper(right: trailingX, centerY: top + rowH / 2)
             case 3:
                 toggle(x: trailingX - 51, y: top + (rowH - 31) / 2, on: selected(0.38, .toggleSelected, .toggleUnselected))
                 trailingX -= 51 + 8

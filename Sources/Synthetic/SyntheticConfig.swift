@@ -16,10 +16,15 @@ public struct SyntheticConfig: Equatable {
     /// How text is drawn: real fonts through FreeType (the default), or the 5×7 bitmap font of
     /// generator version 1 (English only; kept to reproduce the earlier screens).
     public var text: SyntheticText
+    /// The apps' look: `mixed` (today's screens: many app styles, the default) or `ios` (iOS system
+    /// chrome and metrics, classic and notched iPhones, Latin, Hangul and CJK text; IOSStyle.swift).
+    public var style: SyntheticStyle
 
     public init(seed: UInt64 = 0, scale: Int = 1, appCount: Int = 100, dialogProbability: Double = 0.12,
-                widthPoints: Int = 390, heightPoints: Int = 844, classMix: ClassMix = .standard, text: SyntheticText = .freetype) {
+                widthPoints: Int = 390, heightPoints: Int = 844, classMix: ClassMix = .standard, text: SyntheticText = .freetype,
+                style: SyntheticStyle = .mixed) {
         self.seed = seed
+        self.style = style
         self.classMix = classMix
         self.text = text
         self.scale = scale
@@ -35,7 +40,7 @@ public struct SyntheticConfig: Equatable {
     /// screens are drawn.
     public var cacheTag: String {
         "g\(SyntheticScreenGenerator.version)-\(text.rawValue)-mix-\(classMix.tag)"
-            + (scale == 1 ? "" : "-x\(scale)") + (dialogProbability == SyntheticConfig().dialogProbability ? "" : "-dialog\(dialogProbability)")
+            + (style == .mixed ? "" : "-\(style.rawValue)") + (scale == 1 ? "" : "-x\(scale)") + (dialogProbability == SyntheticConfig().dialogProbability ? "" : "-dialog\(dialogProbability)")
     }
 
     /// Throws naming the first setting out of range.
@@ -48,11 +53,17 @@ public struct SyntheticConfig: Equatable {
         // The layouts are phone-sized; far smaller screens cannot hold the chrome.
         guard (320...1024).contains(widthPoints) else { throw SyntheticError.badSetting("widthPoints", "\(widthPoints)", "use 320...1024") }
         guard (568...2048).contains(heightPoints) else { throw SyntheticError.badSetting("heightPoints", "\(heightPoints)", "use 568...2048") }
+        // iOS apps in Korean, Chinese and Japanese need real fonts; the bitmap font is English only.
+        guard style != .ios || text == .freetype else { throw SyntheticError.badSetting("text", text.rawValue, "the ios style needs text: freetype") }
     }
 }
 
 public enum SyntheticText: String, CaseIterable, Equatable, Sendable {
     case freetype, bitmap
+}
+
+public enum SyntheticStyle: String, CaseIterable, Equatable, Sendable {
+    case mixed, ios
 }
 
 public enum SyntheticError: Error, CustomStringConvertible, Equatable {

@@ -12,6 +12,8 @@ public struct SyntheticScreenGenerator {
     /// cached renders are not reused; see `SyntheticConfig.cacheTag`). 1: the bitmap-font screens;
     /// 2: FreeType text, languages per app, the class mix.
     public static let version = 2
+    // The ios style left version 2's mixed screens as they were, so it did not raise the version:
+    // its renders are told apart by the style in `SyntheticConfig.cacheTag`.
 
     public let config: SyntheticConfig
     public let classes = Taxonomy.screenRecognition.classes
@@ -38,8 +40,9 @@ public struct SyntheticScreenGenerator {
     /// One screen and its labels; `sample.imagePath` is `images/<id>.png` (where `dataset` writes it).
     public func render(index: Int) -> (image: RGBImage, sample: Sample) {
         let app = appIndex(ofScreen: index)
-        let theme = AppTheme(seed: config.seed, appIndex: app, text: config.text)
-        var builder = ScreenBuilder(widthPoints: config.widthPoints, heightPoints: config.heightPoints, scale: config.scale,
+        let theme = AppTheme(seed: config.seed, appIndex: app, text: config.text, style: config.style,
+                             screenPoints: (config.widthPoints, config.heightPoints))
+        var builder = ScreenBuilder(widthPoints: theme.device.widthPoints, heightPoints: theme.device.heightPoints, scale: config.scale,
                                     theme: theme, mix: config.classMix, rng: SeededRandom.stream(seed: config.seed, index: UInt64(index)))
         let kind = theme.kind(&builder.rng, mix: config.classMix)
         builder.composeScreen(kind: kind, dialogProbability: config.dialogProbability)

@@ -19,14 +19,16 @@ final class SyntheticTextTests: XCTestCase {
 
     func testEveryLanguageOccursAndItsWordsHaveGlyphsInItsFonts() throws {
         XCTAssertEqual(Set(Self.themes.keys), ["en", "ru", "el", "zh", "ja"])
-        for lexicon in Lexicon.shares.map(\.0) {
+        let lexicons = (Lexicon.shares + Lexicon.iosShares).map(\.0)
+        XCTAssertEqual(Set(lexicons.map(\.code)), ["en", "ru", "el", "zh", "ja", "ko"])
+        for lexicon in lexicons {
             let strings = lexicon.screenTitles + lexicon.settingsTitles + lexicon.rowLabels + lexicon.names + lexicon.buttonLabels
                 + lexicon.fieldLabels.flatMap { [$0.0, $0.1] } + lexicon.segmentLabels.flatMap { $0 } + lexicon.dialogTitles
                 + lexicon.dialogButtons.flatMap { $0 } + lexicon.filler + lexicon.shortInfo + lexicon.sliderCaptions
                 + lexicon.checkboxCaptions + lexicon.signInButtons + lexicon.loginFields + lexicon.loginLinks + [lexicon.welcome("Atlas"), lexicon.searchPrefix]
             XCTAssertEqual(lexicon.dialogTitles.count, lexicon.dialogButtons.count, lexicon.code)
             let scalars = Set(strings.flatMap { $0.unicodeScalars }).subtracting(" ".unicodeScalars)
-            for family in lexicon.spaced ? FontFamily.alphabetic : FontFamily.cjk {
+            for family in lexicon.needsCJKFont ? FontFamily.cjk : FontFamily.alphabetic {
                 for face in family.faces {
                     let missing = try scalars.filter { !(try GlyphCache.shared.covers(face, $0)) }
                     XCTAssert(missing.isEmpty, "\(face) lacks \(missing.map { String($0) }.sorted().joined()) for \(lexicon.code)")

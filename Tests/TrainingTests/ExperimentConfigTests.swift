@@ -195,6 +195,25 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
+    func testSyntheticStyleParsesRoundTripsAndNeedsFreeType() throws {
+        func parse(_ extra: String) throws -> ExperimentConfig {
+            try ExperimentConfig.parse(yaml: minimal.replacingOccurrences(of: "seed: 3}", with: "seed: 3, \(extra)}"), file: "e.yaml")
+        }
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").data.synthetic?.style, .mixed)
+        let ios = try parse("style: ios")
+        XCTAssertEqual(ios.data.synthetic?.style, .ios)
+        XCTAssertTrue(ios.resolvedYAML().contains("style: ios}"), ios.resolvedYAML())
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: ios.resolvedYAML(), file: "e.yaml").data.synthetic, ios.data.synthetic)
+        // The default is not written, so resolved configs of earlier runs read the same.
+        XCTAssertFalse(try parse("style: mixed").resolvedYAML().contains("style:"))
+        XCTAssertThrowsError(try parse("style: android")) { error in
+            XCTAssertTrue("\(error)".contains("(data.synthetic.style): 'android' is not one of mixed, ios"), "\(error)")
+        }
+        XCTAssertThrowsError(try parse("style: ios, text: bitmap")) { error in
+            XCTAssertTrue("\(error)".contains("(data.synthetic.text): style: ios needs text: freetype"), "\(error)")
+        }
+    }
+
     func testDurations() {
         XCTAssertEqual(ExperimentConfig.parseDuration("60m"), 3600)
         XCTAssertEqual(ExperimentConfig.parseDuration("1.5h"), 5400)

@@ -19,6 +19,8 @@ public struct ExperimentConfig: Equatable {
         public var classMix = ClassMix.standard
         /// `text`: freetype (real fonts) or bitmap (generator version 1's pixel font).
         public var text = SyntheticText.freetype
+        /// `style`: mixed (many app looks) or ios (Data's `SyntheticStyle`).
+        public var style = SyntheticStyle.mixed
     }
 
     public struct DataSection: Equatable {

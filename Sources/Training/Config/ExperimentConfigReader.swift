@@ -99,6 +99,8 @@ extension ExperimentConfig {
         synthetic.testFraction = try s.double("test_fraction", default: synthetic.testFraction, range: 0.01...0.5)
         synthetic.classMix = try readClassMix(s)
         synthetic.text = SyntheticText(rawValue: try s.choice("text", default: synthetic.text.rawValue, SyntheticText.allCases.map(\.rawValue)))!
+        synthetic.style = SyntheticStyle(rawValue: try s.choice("style", default: synthetic.style.rawValue, SyntheticStyle.allCases.map(\.rawValue)))!
+        if synthetic.style == .ios && synthetic.text != .freetype { throw s.error("text", "style: ios needs text: freetype (its Korean, Chinese and Japanese apps)") }
         try s.finish()
         return synthetic
     }

@@ -20,7 +20,8 @@ extension ExperimentConfig {
         if let dataset = data.dataset { lines.append("  dataset: \(quoted(dataset))") }
         for (key, synthetic) in [("synthetic", data.synthetic), ("add_synthetic", data.addedSynthetic)] {
             guard let s = synthetic else { continue }
-            lines.append("  \(key): {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction)), class_mix: \(classMixYAML(s.classMix)), text: \(s.text.rawValue)}")
+            lines.append("  \(key): {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction)), class_mix: \(classMixYAML(s.classMix)), text: \(s.text.rawValue)"
+                         + (s.style == .mixed ? "" : ", style: \(s.style.rawValue)") + "}")
         }
         lines += ["  train: \(quoted(data.train))", "  val: \(quoted(data.val))", "  test: \(quoted(data.test))", "  evaluate_test: \(data.evaluateTest)",
                   "model: \(quoted(model))"]

@@ -46,12 +46,13 @@ public struct ExperimentData {
     /// Renders the screens once into `cacheFolder/synthetic-…/` (written to a temporary folder and
     /// renamed, so an interrupted render is never mistaken for a complete one) and loads them.
     static func synthesize(_ s: ExperimentConfig.SyntheticData, cacheFolder: URL, log: (String) -> Void) throws -> ExperimentData {
-        let config = SyntheticConfig(seed: s.seed, appCount: max(3, s.count / s.screensPerApp), classMix: s.classMix, text: s.text)
+        let config = SyntheticConfig(seed: s.seed, appCount: max(3, s.count / s.screensPerApp), classMix: s.classMix, text: s.text, style: s.style)
         // The config's tag covers the generator version, text renderer and class mix: a render of other screens is never reused.
         let name = "synthetic-n\(s.count)-seed\(s.seed)-app\(s.screensPerApp)-val\(s.valFraction)-test\(s.testFraction)-\(config.cacheTag)"
         let folder = cacheFolder.appendingPathComponent(name)
         let description = "synthetic(count=\(s.count), seed=\(s.seed), screens_per_app=\(s.screensPerApp)"
-            + (s.classMix.isStandard ? "" : ", class_mix=\(s.classMix)") + (s.text == .freetype ? ")" : ", text=\(s.text.rawValue))")
+            + (s.classMix.isStandard ? "" : ", class_mix=\(s.classMix)") + (s.text == .freetype ? "" : ", text=\(s.text.rawValue)")
+            + (s.style == .mixed ? ")" : ", style=\(s.style.rawValue))")
         let manager = FileManager.default
         if !manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
             try manager.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
