@@ -214,6 +214,30 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
+    func testDistillationDefaultsRoundTripAndErrors() throws {
+        XCTAssertNil(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").distill)
+        let config = try ExperimentConfig.parse(yaml: minimal + "\ndistill: {teacher: run:family-fpn96}\n", file: "e.yaml")
+        let distill = try XCTUnwrap(config.distill)
+        XCTAssertEqual(distill.teacher, "run:family-fpn96")
+        XCTAssertEqual([distill.classificationWeight, distill.localizationWeight, distill.temperature], [1, 0.25, 10])
+        let tuned = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml",
+                                               overrides: ["distill.teacher=t.slw", "distill.localization=0.5", "distill.temperature=4"])
+        XCTAssertEqual(tuned.distill?.localizationWeight, 0.5)
+        for c in [config, tuned] {
+            XCTAssertEqual(try ExperimentConfig.parse(yaml: c.resolvedYAML(), file: "e.yaml").distill, c.distill, c.resolvedYAML())
+        }
+        let cases: [(String, String)] = [
+            ("distill: {classification: 2}", "(distill.teacher): missing: give the teacher's weights"),
+            ("distill: {teacher: t.slw, temperature: 0}", "(distill.temperature): 0.0 is out of range"),
+            ("distill: {teacher: t.slw, temprature: 2}", "temprature"),
+        ]
+        for (yaml, expected) in cases {
+            XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\n" + yaml + "\n", file: "e.yaml"), yaml) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(yaml): \(error)")
+            }
+        }
+    }
+
     func testDurations() {
         XCTAssertEqual(ExperimentConfig.parseDuration("60m"), 3600)
         XCTAssertEqual(ExperimentConfig.parseDuration("1.5h"), 5400)

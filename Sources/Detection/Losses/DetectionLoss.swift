@@ -28,6 +28,8 @@ public struct DetectionLossSettings: Equatable, Sendable {
     public var withinReach = false
     /// ... and a prior claimed by several boxes goes to the smallest.
     public var smallestWins = false
+    /// Knowledge distillation's weights, used when a teacher's outputs are given (`Distillation.swift`).
+    public var distillation = DistillationWeights()
 
     public init() {}
 }
@@ -84,12 +86,17 @@ public final class DetectionLoss {
     /// logits on that image get no loss — neither positive nor negative (a screen from a dataset
     /// that never annotates sliders says nothing about sliders). Boxes of the other classes are
     /// assigned and regressed as usual.
+    /// `teacher`: a teacher's head values on the same images (its outputs' shape), adding the
+    /// distillation terms `kd` and `ld` (`Distillation.swift`).
     public func callAsFunction(_ outputs: Variable, targets: [[Annotation]], unlabeledClasses: [Set<Int>]? = nil,
-                               taskAligned: Bool) throws -> (total: Variable, terms: [(name: String, value: Float)]) {
+                               taskAligned: Bool, teacher: Tensor? = nil) throws -> (total: Variable, terms: [(name: String, value: Float)]) {
         let k = configuration.classCount, count = decoder.priorCount
         guard outputs.shape == [targets.count * count, configuration.outputsPerPrior] else {
             throw TensorError.shapeMismatch(op: "DetectionLoss", shapes: [outputs.shape, [targets.count * count, configuration.outputsPerPrior]],
                                             reason: "head values do not match \(targets.count) images of \(count) priors")
+        }
+        if let teacher, teacher.shape != outputs.shape {
+            throw TensorError.shapeMismatch(op: "DetectionLoss", shapes: [teacher.shape, outputs.shape], reason: "the teacher's head values differ in shape from the student's")
         }
         let t = try outputs.tape.timed(as: "target assignment") {
             try assign(outputs.value, targets: targets, taskAligned: taskAligned && alignedAssigner != nil)
@@ -118,9 +125,15 @@ public final class DetectionLoss {
         // Terms are reported weighted, so they add up to the total and an overflow names its term.
         var total = classification.scaled(by: settings.classificationWeight / positives)
         var terms = [(name: "cls", value: total.value.scalarValue)]
+        if let teacher {
+            let kd = try classDistillation(logits, teacher: teacher, weights: elementWeights).scaled(by: settings.distillation.classification / positives)
+            total = try total + kd
+            terms.append(("kd", kd.value.scalarValue))
+        }
         let m = t.positiveRows.count
         guard m > 0 else {
             terms += decoder.points != nil ? [("giou", 0), ("dfl", 0)] : [("box", 0)]
+            if teacher != nil && decoder.points != nil { terms.append(("ld", 0)) }
             return (total, terms)
         }
         let regression = try outputs.slice(axis: 1, k..<configuration.outputsPerPrior).gather(axis: 0, indices: t.positiveRows)
@@ -136,6 +149,12 @@ public final class DetectionLoss {
             let weightedDFL = dfl.scaled(by: settings.distributionWeight / (4 * weightSum))
             total = try total + weightedGIoU + weightedDFL
             terms += [("giou", weightedGIoU.value.scalarValue), ("dfl", weightedDFL.value.scalarValue)]
+            if let teacher {
+                let ld = try localizationDistillation(distributions, teacher: teacher, rows: t.positiveRows, weights: t.weights)
+                    .scaled(by: settings.distillation.localization / (4 * weightSum))
+                total = try total + ld
+                terms.append(("ld", ld.value.scalarValue))
+            }
         } else {
             // Smooth-L1 with β = 1/9 on the variance-scaled offsets, as Detectron's RetinaNet.
             let box = try regression.smoothL1(targets: Tensor(shape: [m, 4], values: t.offsets), beta: 1.0 / 9, reduction: .sum)

@@ -23,6 +23,24 @@ public struct ExperimentConfig: Equatable {
         public var style = SyntheticStyle.mixed
     }
 
+    /// A teacher whose outputs on the same augmented batch join the loss: its class probabilities
+    /// as quality-focal targets on every prior, its softened side distributions as KL targets at
+    /// the positives (localization distillation, Zheng et al. CVPR 2022). The teacher needs the
+    /// student's input size, normalization, classes, strides and distribution bins; its width and
+    /// FPN channels may differ.
+    public struct Distillation: Equatable {
+        /// `teacher`: a `.slw` file, or `run:NAME` (the newest finished run of experiment NAME).
+        public var teacher: String
+        /// `classification`: weight of the class-probability term (the `cls` term's scale).
+        public var classificationWeight = 1.0
+        /// `localization`: weight of the distribution term (LD's 0.25, the `dfl` term's scale).
+        public var localizationWeight = 0.25
+        /// `temperature`: τ softening both side distributions (LD's 10); the term is scaled by τ².
+        public var temperature = 10.0
+
+        public init(teacher: String) { self.teacher = teacher }
+    }
+
     public struct DataSection: Equatable {
         /// A dataset config, YOLO folder or COCO file; nil with `synthetic`.
         public var dataset: String?
@@ -137,6 +155,8 @@ public struct ExperimentConfig: Equatable {
     public enum DenseForward: String, CaseIterable, Sendable { case openblas, packed }
     public var ema = EMASection()
     public var initWeights: String?
+    /// `distill`: knowledge distillation from a trained ScreenLab model (nil: none).
+    public var distill: Distillation?
     public var freeze = Freeze.none
     public var validationInterval = 1
     /// `max-f1`, `precision:P` or `recall:R`, as `screenlab thresholds pick` takes.

@@ -79,6 +79,7 @@ extension ExperimentConfig {
             rawValue: try top.choice("dense_forward", default: config.denseForward.rawValue, ExperimentConfig.DenseForward.allCases.map(\.rawValue)))!
         config.ema = try readEMA(top, key: "ema")
         config.initWeights = try top.optionalString("init")
+        if top.has("distill") { config.distill = try readDistillation(top.mapping("distill")) } else { _ = top.value("distill") }
         config.freeze = try readFreeze(top)
         config.validationInterval = try top.int("val_interval", default: config.validationInterval, range: 1...100_000)
         config.thresholdStrategy = try top.string("thresholds", default: config.thresholdStrategy)
@@ -88,6 +89,18 @@ extension ExperimentConfig {
         config.previewImages = try top.int("preview_images", default: config.previewImages, range: 0...64)
         try top.finish()
         return config
+    }
+
+    private static func readDistillation(_ d: ConfigMapping) throws -> Distillation {
+        guard let teacher = try d.optionalString("teacher"), !teacher.isEmpty else {
+            throw d.error("teacher", "missing: give the teacher's weights, a .slw path or run:NAME (e.g. teacher: run:family-fpn96)")
+        }
+        var distill = Distillation(teacher: teacher)
+        distill.classificationWeight = try d.double("classification", default: distill.classificationWeight, range: 0...100)
+        distill.localizationWeight = try d.double("localization", default: distill.localizationWeight, range: 0...100)
+        distill.temperature = try d.double("temperature", default: distill.temperature, range: 0.1...100)
+        try d.finish()
+        return distill
     }
 
     private static func readSynthetic(_ s: ConfigMapping) throws -> SyntheticData {

@@ -50,6 +50,10 @@ extension ExperimentConfig {
         lines += ["batch_size: \(batchSize)", "seed: \(seed)", "threads: \(threads)", "workers: \(workers)", "dense_forward: \(denseForward.rawValue)",
                   ema.enabled ? "ema: {decay: \(number(ema.decay)), ramp_updates: \(number(ema.rampUpdates))}" : "ema: false"]
         if let initWeights { lines.append("init: \(quoted(initWeights))") }
+        if let distill {
+            lines.append("distill: {teacher: \(quoted(distill.teacher)), classification: \(number(distill.classificationWeight)), "
+                         + "localization: \(number(distill.localizationWeight)), temperature: \(number(distill.temperature))}")
+        }
         switch freeze {
         case .none: lines.append("freeze: none")
         case .backbone: lines.append("freeze: backbone")
@@ -83,5 +87,15 @@ extension DetectionLossSettings {
         distributionWeight = Float(section.distributionWeight)
         focalAlpha = Float(section.focalAlpha)
         focalGamma = Float(section.focalGamma)
+    }
+
+    /// The loss settings of an experiment, its `distill:` weights included.
+    public init(_ config: ExperimentConfig) {
+        self.init(config.loss, assigner: config.assigner)
+        if let distill = config.distill {
+            distillation.classification = Float(distill.classificationWeight)
+            distillation.localization = Float(distill.localizationWeight)
+            distillation.temperature = Float(distill.temperature)
+        }
     }
 }

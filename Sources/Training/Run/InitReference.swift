@@ -10,14 +10,14 @@ enum InitReference {
 
     /// The `.slw` path for `reference` (relative to `root` when inside it), or nil when
     /// `reference` is an ordinary path.
-    static func resolve(_ reference: String, runs: URL, root: URL, file: String) throws -> String? {
+    static func resolve(_ reference: String, runs: URL, root: URL, file: String, key: String = "init") throws -> String? {
         guard reference.hasPrefix(prefix) else { return nil }
         let name = String(reference.dropFirst(prefix.count))
         func fail(_ message: String) -> ExperimentConfigError {
-            ExperimentConfigError(file: file, line: nil, key: "init", message: message)
+            ExperimentConfigError(file: file, line: nil, key: key, message: message)
         }
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw fail("`\(reference)`: give an experiment name after `run:`, e.g. `init: run:synth-pretrain`")
+            throw fail("`\(reference)`: give an experiment name after `run:`, e.g. `\(key): run:synth-pretrain`")
         }
         let folder = runs.appendingPathComponent(name)
         let runIDs = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted(by: >)
@@ -37,6 +37,14 @@ enum InitReference {
     static func resolve(in config: inout ExperimentConfig, runs: URL, root: URL, file: String) throws -> String? {
         guard let reference = config.initWeights, let weights = try resolve(reference, runs: runs, root: root, file: file) else { return nil }
         config.initWeights = weights
+        return weights
+    }
+
+    /// The same for a `run:NAME` distillation teacher.
+    static func resolveTeacher(in config: inout ExperimentConfig, runs: URL, root: URL, file: String) throws -> String? {
+        guard let reference = config.distill?.teacher,
+              let weights = try resolve(reference, runs: runs, root: root, file: file, key: "distill.teacher") else { return nil }
+        config.distill?.teacher = weights
         return weights
     }
 

@@ -65,6 +65,11 @@ public final class Trainer {
             options.log("init \(reference ?? "") is \(weights)")
             overrides.append("init=\(weights)")
         }
+        let teacherReference = config.distill?.teacher
+        if let weights = try InitReference.resolveTeacher(in: &config, runs: runs, root: root, file: file.relativePath) {
+            options.log("distill.teacher \(teacherReference ?? "") is \(weights)")
+            overrides.append("distill.teacher=\(weights)")
+        }
         let run: RunFolder
         if let communicator = options.communicator, communicator.size > 1 {
             // Rank 0 makes the folder (its name holds rank 0's time and pid); the others learn where it is.

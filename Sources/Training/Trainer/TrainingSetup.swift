@@ -19,6 +19,8 @@ final class TrainingSetup {
     let data: ExperimentData
     let modelFile: DetectorModelFile
     let model: UIDetector
+    /// `distill`: the teacher, in eval mode; its outputs on each batch join the loss.
+    let teacher: UIDetector?
     let loss: DetectionLoss
     let decoder: HeadDecoder
     let source: TolerantSource
@@ -49,6 +51,12 @@ final class TrainingSetup {
         normalization = PixelNormalization(mean: modelFile.normalization.mean, std: modelFile.normalization.std)
 
         transferReport = try config.initWeights.map { try Self.transfer(into: model, from: $0, root: root, log: log) }
+        if let distill = config.distill {
+            teacher = try Self.teacher(from: distill.teacher, student: detector, normalization: modelFile.normalization,
+                                       classes: data.dataset.classes, root: root, file: config.file, log: log)
+        } else {
+            teacher = nil
+        }
         switch config.freeze {
         case .none: break
         case .backbone: log("froze \(model.freeze(prefixes: UIDetector.backbonePrefixes(stages: nil))) backbone tensors (batch norms keep their statistics)")
@@ -58,7 +66,7 @@ final class TrainingSetup {
 
         trainBoxCounts = Self.boxCounts(data.dataset, split: config.data.train)
         classWeights = config.loss.classBalance.weights(classCounts: trainBoxCounts).map(Float.init)
-        loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config.loss, assigner: config.assigner), classWeights: classWeights)
+        loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config), classWeights: classWeights)
         parallel = communicator.map { DataParallel(communicator: $0, model: model) }
         if let communicator { loss.sumNormalizers = { try communicator.sumInRankOrder($0) } }
         decoder = try HeadDecoder(configuration: detector)
@@ -122,6 +130,34 @@ final class TrainingSetup {
         return report
     }
 
+    /// `distill.teacher`: a trained model whose head values line up with the student's, prior by
+    /// prior — same classes, input, normalization, strides and distribution bins.
+    static func teacher(from path: String, student: UIDetectorConfiguration, normalization: InputNormalization, classes: [String],
+                        root: URL, file: String, log: (String) -> Void) throws -> UIDetector {
+        func fail(_ message: String) -> ExperimentConfigError { ExperimentConfigError(file: file, line: nil, key: "distill.teacher", message: message) }
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
+        let trained: TrainedDetector
+        do { trained = try TrainedDetector.load(contentsOf: url) } catch { throw fail("\(path): \(error)") }
+        let t = trained.model.configuration
+        guard trained.classes == classes else {
+            throw fail("\(path) has the classes \(trained.classes.joined(separator: ", ")); the student trains \(classes.joined(separator: ", ")) — distill from a model of the same dataset")
+        }
+        guard t.inputWidth == student.inputWidth, t.inputHeight == student.inputHeight else {
+            throw fail("\(path) takes \(t.inputWidth)×\(t.inputHeight) inputs, the student \(student.inputWidth)×\(student.inputHeight): set the student's input or pick a teacher trained at its size")
+        }
+        guard trained.weights.header.normalization == normalization else {
+            throw fail("\(path) normalizes pixels with \(trained.weights.header.normalization), the student's model file with \(normalization)")
+        }
+        let priors = try HeadDecoder(configuration: t).priorCount, studentPriors = try HeadDecoder(configuration: student).priorCount
+        guard t.outputsPerPrior == student.outputsPerPrior, priors == studentPriors else {
+            throw fail("\(path) has \(priors) priors of \(t.outputsPerPrior) values, the student \(studentPriors) of \(student.outputsPerPrior): "
+                       + "teacher and student need the same strides, head type and distribution bins (width and FPN channels may differ)")
+        }
+        let parameters = trained.model.namedParameters().reduce(0) { $0 + $1.parameter.value.count }
+        log("distill from \(path): \(parameters) parameters (the student: \(try UIDetector(configuration: student).namedParameters().reduce(0) { $0 + $1.parameter.value.count }))")
+        return trained.model
+    }
+
     static func boxCounts(_ dataset: Dataset, split: String) -> [Int] {
         var counts = [Int](repeating: 0, count: dataset.classes.count)
         for index in dataset.splits[split] ?? [] {
@@ -132,17 +168,20 @@ final class TrainingSetup {
         return counts
     }
 
-    func loss(outputs: Variable, targets: [[Annotation]], unlabeledClasses: [Set<Int>]? = nil, epoch: Int) throws -> StepLoss {
+    func loss(outputs: Variable, targets: [[Annotation]], unlabeledClasses: [Set<Int>]? = nil, epoch: Int, teacher: Tensor? = nil) throws -> StepLoss {
         let result = try loss(outputs, targets: targets, unlabeledClasses: unlabeledClasses,
-                              taskAligned: config.assigner.staticEpochs.map { epoch >= $0 } ?? false)
+                              taskAligned: config.assigner.staticEpochs.map { epoch >= $0 } ?? false, teacher: teacher)
         return StepLoss(total: result.total, terms: result.terms)
     }
 
     /// One optimizer step of this run on a loader batch: what the trainer runs and what
     /// `bench train` times (so the benchmark cannot drift from a real run).
     func step(_ batch: Batch, epoch: Int, step: Int, profile: OpProfile? = nil) throws -> StepResult {
-        try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
-                             objective: { try self.loss(outputs: $0, targets: batch.targets, unlabeledClasses: batch.unlabeledClasses, epoch: epoch) },
+        // The teacher sees the batch the student sees (same augmentation), without a gradient.
+        let teacherValues = try teacher.map { try $0(Tape.noGradient().constant(batch.images)).value }
+        return try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
+                             objective: { try self.loss(outputs: $0, targets: batch.targets, unlabeledClasses: batch.unlabeledClasses, epoch: epoch,
+                                                        teacher: teacherValues) },
                              optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
                              ema: ema.map { ($0, self.model) }, synchronization: parallel, profile: profile)
     }

@@ -21,6 +21,7 @@ public final class TrainingThroughput {
         let root = DatasetConfig.repoRoot(containing: file)
         // `init: run:NAME` (the transfer arms) means that run's weights, as in `train`.
         _ = try InitReference.resolve(in: &config, runs: root.appendingPathComponent("Experiments/runs"), root: root, file: file.relativePath)
+        _ = try InitReference.resolveTeacher(in: &config, runs: root.appendingPathComponent("Experiments/runs"), root: root, file: file.relativePath)
         setup = try TrainingSetup(config: config, repositoryRoot: root, cacheFolder: cacheFolder ?? root.appendingPathComponent("Experiments/cache"), log: log)
         stream = try setup.loader.batches(fromEpoch: 0, startingAtBatch: 0)
         batchSize = config.batchSize
