@@ -28,12 +28,12 @@ extension ScreenBuilder {
         // On a filled bar title and icons are white; a large title sits below it, on the background.
         let barInk = theme.navigationBarFill == nil ? theme.accent : .white
         let titleInk = theme.navigationBarFill == nil ? theme.primaryText : .white
-        if back { icon(.back, x: m - 4, y: top + 10, size: 24, color: barInk) }
+        if back { icon(.back, x: m - 4, y: top + 10, size: 24, color: barInk, surface: theme.navigationBarFill) }
         let toolbar = elements.count
         var right = width - m
         for _ in 0..<int(0...2) {
             let glyph = pick(IconGlyph.toolbar)
-            icon(glyph, x: right - 24, y: top + 10, size: 24, color: barInk)
+            icon(glyph, x: right - 24, y: top + 10, size: 24, color: barInk, surface: theme.navigationBarFill)
             right -= 36
         }
         // Toolbar icons are drawn right to left; a reader takes them left to right, after the
