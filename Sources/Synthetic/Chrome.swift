@@ -90,7 +90,6 @@ extension ScreenBuilder {
     /// Dims the screen and draws a centred alert. Labels more than half hidden by the alert are
     /// dropped; the others shrink to their visible part (see `visibleExtent`).
     mutating func dialog() {
-        image.fill(.rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), color: RGBA(0, 0, 0, 100))
         let w = 270.0, x = (width - w) / 2
         let pick = int(0...(words.dialogTitles.count - 1))
         let title = words.dialogTitles[pick], buttons = words.dialogButtons[pick]
@@ -99,16 +98,10 @@ extension ScreenBuilder {
         let buttonHeight = 44.0
         let h = 20 + 18 + 8 + Double(messageLines) * lineHeight + 14 + buttonHeight
         let y = (height - h) / 2 - 20
-        let surface: RGBA = theme.dark ? RGBA(44, 44, 46) : RGBA(248, 248, 250)
-        // Hidden labels go first so the dialog's own labels stay.
-        hideLabels(under: x, y, w, h)
-        // The alert is modal and in front: a person reads it first — its title and message as
-        // one element with the Dialog box, then its buttons left to right — and what shows
-        // around it after, in the order it had.
-        let behind = elements.count
-        let element = beginElement()
+        // The alert's element: its title and message with the Dialog box; its buttons are their own.
+        let modal = beginModal(x, y, w, h)
         var buttonLabels: [Int] = []
-        fillRounded(x, y, w, h, radius: 14, .solid(surface))
+        fillRounded(x, y, w, h, radius: 14, .solid(modalSurface))
         let titleSize = measure(title, factor: 2, bold: true)
         text(title, x: x + (w - titleSize.width) / 2, y: y + 20, factor: 2, color: theme.primaryText, bold: true)
         var lineY = y + 20 + 18 + 8
@@ -131,18 +124,30 @@ extension ScreenBuilder {
                         color: color, bold: i == buttons.count - 1, clickable: true)
             }
         }
-        label(.dialog, x: x, y: y, width: w, height: h)
-        endElement(element, apart: buttonLabels)
-        arrangeElements(since: 0, Array(behind..<elements.count) + Array(0..<behind))
+        endModal(modal, x, y, w, h, apart: buttonLabels)
     }
 
-    /// Drops the labels a modal panel at (x, y, w, h) points hides more than half of, and shrinks
-    /// the others to their visible part (`visibleExtent`).
-    mutating func hideLabels(under x: Double, _ y: Double, _ w: Double, _ h: Double) {
+    /// A modal panel (alert, action sheet) about to be drawn at (x, y, w, h) points: dims the
+    /// screen, drops the labels the panel hides more than half of and shrinks the others to their
+    /// visible part (`visibleExtent`) — before the panel's own labels exist — and opens its element.
+    mutating func beginModal(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> (behind: Int, element: Int?) {
+        image.fill(.rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), color: RGBA(0, 0, 0, 100))
         let hidden = BoundingBox(x: x * u, y: y * u, width: w * u, height: h * u)
         removeLabels { Self.intersectionFraction($0.box, hidden) > 0.5 }
         for i in annotations.indices { annotations[i].box = Self.visibleExtent(of: annotations[i].box, under: hidden) }
+        return (elements.count, beginElement())
     }
+
+    /// Labels the panel as the Dialog and closes its element (`apart`: its buttons, elements of
+    /// their own). The panel is in front, so a person reads it first: its elements go before
+    /// what shows around it, which keeps its order.
+    mutating func endModal(_ modal: (behind: Int, element: Int?), _ x: Double, _ y: Double, _ w: Double, _ h: Double, apart: [Int]) {
+        label(.dialog, x: x, y: y, width: w, height: h)
+        endElement(modal.element, apart: apart)
+        arrangeElements(since: 0, Array(modal.behind..<elements.count) + Array(0..<modal.behind))
+    }
+
+    var modalSurface: RGBA { theme.dark ? RGBA(44, 44, 46) : RGBA(248, 248, 250) }
 
     /// The bounding box of the part of `box` that `cover` leaves visible. Only a cover spanning
     /// the box's whole width (or height) and one of its ends changes it: a cover over a corner

@@ -129,19 +129,15 @@ extension ScreenBuilder {
     /// An action sheet over the dimmed screen: an optional title, two to four choices (a
     /// destructive one in red) and Cancel apart below; the whole sheet is the Dialog, its lines Text.
     mutating func actionSheet() {
-        image.fill(.rect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)), color: RGBA(0, 0, 0, 100))
         let rowHeight = 57.0, gap = 8.0, x = 8.0, w = width - 16
         let choices = int(2...4), titled = chance(0.5)
         let titleHeight = titled ? 44.0 : 0
         let groupHeight = titleHeight + Double(choices) * rowHeight
         let h = groupHeight + gap + rowHeight
         let y = height - theme.device.bottomInset - 8 - h
-        let surface: RGBA = theme.dark ? RGBA(44, 44, 46) : RGBA(248, 248, 250)
-        hideLabels(under: x, y, w, h)
-        let behind = elements.count
-        let element = beginElement()
+        let modal = beginModal(x, y, w, h)
         var choiceLabels: [Int] = []
-        fillRounded(x, y, w, groupHeight, radius: 13, .solid(surface))
+        fillRounded(x, y, w, groupHeight, radius: 13, .solid(modalSurface))
         fillRounded(x, y + groupHeight + gap, w, rowHeight, radius: 13, .solid(theme.dark ? RGBA(28, 28, 30) : .white))
         var top = y
         if titled {
@@ -167,8 +163,6 @@ extension ScreenBuilder {
         choiceLabels += labelIndex {
             $0.text(cancel, x: x + (w - size.width) / 2, centerY: cancelY, factor: 3, color: accent, bold: true, clickable: true)
         }
-        label(.dialog, x: x, y: y, width: w, height: h)
-        endElement(element, apart: choiceLabels)
-        arrangeElements(since: 0, Array(behind..<elements.count) + Array(0..<behind))
+        endModal(modal, x, y, w, h, apart: choiceLabels)
     }
 }
