@@ -8,17 +8,10 @@ import XCTest
 /// Knowledge distillation's two terms: zero with a teacher equal to the student, the weighted KL
 /// divergence and its gradient against a float64 reference, and the class term's pull.
 final class DistillationLossTests: XCTestCase {
-    private let configuration = UIDetectorConfiguration(head: .anchorFree, classCount: 3, widthMultiplier: 0.25, fpnChannels: 8,
-                                                        includeStride4: false, headConvolutions: 1, distributionBins: 4,
-                                                        inputHeight: 64, inputWidth: 32)
-    private let targets = [[Annotation(classIndex: 1, box: BoundingBox(x: 4, y: 8, width: 24, height: 16))],
-                           [Annotation(classIndex: 0, box: BoundingBox(x: 2, y: 40, width: 28, height: 6))]]
+    private let configuration = TwoScreenLossFixture.configuration
+    private let targets = TwoScreenLossFixture.targets
 
-    private func values(seed: UInt64) throws -> Tensor {
-        var random = SeededRandom(seed: seed)
-        let rows = 2 * configuration.priorCount, columns = configuration.outputsPerPrior
-        return try Tensor(shape: [rows, columns], values: (0..<rows * columns).map { _ in Float(random.uniform(-2, 2)) })
-    }
+    private func values(seed: UInt64) throws -> Tensor { try TwoScreenLossFixture.values(seed: seed) }
 
     private func run(_ loss: DetectionLoss, teacher: Tensor?) throws -> (terms: [String: Float], total: Float, gradient: Tensor) {
         let tape = Tape()

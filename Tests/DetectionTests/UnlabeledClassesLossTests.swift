@@ -8,17 +8,10 @@ import XCTest
 /// The detection loss on screens that do not mark some classes (training on two datasets): those
 /// classes' logits on that screen get no gradient; everything else is as without the mask.
 final class UnlabeledClassesLossTests: XCTestCase {
-    private let configuration = UIDetectorConfiguration(head: .anchorFree, classCount: 3, widthMultiplier: 0.25, fpnChannels: 8,
-                                                        includeStride4: false, headConvolutions: 1, distributionBins: 4,
-                                                        inputHeight: 64, inputWidth: 32)
-    private let targets = [[Annotation(classIndex: 1, box: BoundingBox(x: 4, y: 8, width: 24, height: 16))],
-                           [Annotation(classIndex: 0, box: BoundingBox(x: 2, y: 40, width: 28, height: 6))]]
+    private let configuration = TwoScreenLossFixture.configuration
+    private let targets = TwoScreenLossFixture.targets
 
-    private func outputs() throws -> Tensor {
-        var random = SeededRandom(seed: 11)
-        let rows = 2 * configuration.priorCount, columns = configuration.outputsPerPrior
-        return try Tensor(shape: [rows, columns], values: (0..<rows * columns).map { _ in Float(random.uniform(-2, 2)) })
-    }
+    private func outputs() throws -> Tensor { try TwoScreenLossFixture.values(seed: 11) }
 
     private func lossAndGradient(_ loss: DetectionLoss, unlabeled: [Set<Int>]?) throws -> (Float, Tensor) {
         let tape = Tape()
