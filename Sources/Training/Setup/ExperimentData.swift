@@ -47,7 +47,7 @@ public struct ExperimentData {
     /// renamed, so an interrupted render is never mistaken for a complete one) and loads them.
     static func synthesize(_ s: ExperimentConfig.SyntheticData, cacheFolder: URL, log: (String) -> Void) throws -> ExperimentData {
         let config = SyntheticConfig(seed: s.seed, appCount: max(3, s.count / s.screensPerApp), classMix: s.classMix, text: s.text, style: s.style)
-        // The config's tag covers the generator version, text renderer and class mix: a render of other screens is never reused.
+        // The config's tag covers the generator version, text renderer, style and class mix: a render of other screens is never reused.
         let name = "synthetic-n\(s.count)-seed\(s.seed)-app\(s.screensPerApp)-val\(s.valFraction)-test\(s.testFraction)-\(config.cacheTag)"
         let folder = cacheFolder.appendingPathComponent(name)
         let description = "synthetic(count=\(s.count), seed=\(s.seed), screens_per_app=\(s.screensPerApp)"
