@@ -70,6 +70,10 @@ final class DistillationTrainingTests: XCTestCase {
         let wide = try teacher(classes: 13, width: 64, height: 128)
         let trainer = try Trainer.start(experiment: file, overrides: ["distill.teacher=\(wide.path)", "epochs=1"], options: options)
         XCTAssertNotNil(trainer.setup.teacher)
+        let missing = folder.appendingPathComponent("no-such-teacher.slw").path
+        XCTAssertThrowsError(try Trainer.start(experiment: file, overrides: ["distill.teacher=\(missing)"], options: options)) { error in
+            XCTAssertTrue("\(error)".contains("(distill.teacher)") && "\(error)".contains(missing), "\(error)")
+        }
         XCTAssertThrowsError(try Trainer.start(experiment: file, overrides: ["distill.teacher=run:nothing-here"], options: options)) { error in
             XCTAssertTrue("\(error)".contains("(distill.teacher)") && "\(error)".contains("no finished run of experiment `nothing-here`"), "\(error)")
         }

@@ -52,7 +52,7 @@ final class TrainingSetup {
 
         transferReport = try config.initWeights.map { try Self.transfer(into: model, from: $0, root: root, log: log) }
         if let distill = config.distill {
-            teacher = try Self.teacher(from: distill.teacher, student: detector, normalization: modelFile.normalization,
+            teacher = try Self.teacher(from: distill.teacher, student: model, normalization: modelFile.normalization,
                                        classes: data.dataset.classes, root: root, file: config.file, log: log)
         } else {
             teacher = nil
@@ -132,13 +132,13 @@ final class TrainingSetup {
 
     /// `distill.teacher`: a trained model whose head values line up with the student's, prior by
     /// prior — same classes, input, normalization, strides and distribution bins.
-    static func teacher(from path: String, student: UIDetectorConfiguration, normalization: InputNormalization, classes: [String],
+    static func teacher(from path: String, student model: UIDetector, normalization: InputNormalization, classes: [String],
                         root: URL, file: String, log: (String) -> Void) throws -> UIDetector {
         func fail(_ message: String) -> ExperimentConfigError { ExperimentConfigError(file: file, line: nil, key: "distill.teacher", message: message) }
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
         let trained: TrainedDetector
         do { trained = try TrainedDetector.load(contentsOf: url) } catch { throw fail("\(path): \(error)") }
-        let t = trained.model.configuration
+        let t = trained.model.configuration, student = model.configuration
         guard trained.classes == classes else {
             throw fail("\(path) has the classes \(trained.classes.joined(separator: ", ")); the student trains \(classes.joined(separator: ", ")) — distill from a model of the same dataset")
         }
@@ -148,13 +148,13 @@ final class TrainingSetup {
         guard trained.weights.header.normalization == normalization else {
             throw fail("\(path) normalizes pixels with \(trained.weights.header.normalization), the student's model file with \(normalization)")
         }
-        let priors = try HeadDecoder(configuration: t).priorCount, studentPriors = try HeadDecoder(configuration: student).priorCount
+        let priors = t.priorCount, studentPriors = student.priorCount
         guard t.outputsPerPrior == student.outputsPerPrior, priors == studentPriors else {
             throw fail("\(path) has \(priors) priors of \(t.outputsPerPrior) values, the student \(studentPriors) of \(student.outputsPerPrior): "
                        + "teacher and student need the same strides, head type and distribution bins (width and FPN channels may differ)")
         }
-        let parameters = trained.model.namedParameters().reduce(0) { $0 + $1.parameter.value.count }
-        log("distill from \(path): \(parameters) parameters (the student: \(try UIDetector(configuration: student).namedParameters().reduce(0) { $0 + $1.parameter.value.count }))")
+        func parameters(_ detector: UIDetector) -> Int { detector.namedParameters().reduce(0) { $0 + $1.parameter.value.count } }
+        log("distill from \(path): \(parameters(trained.model)) parameters (the student: \(parameters(model)))")
         return trained.model
     }
 
