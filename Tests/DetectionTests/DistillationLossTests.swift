@@ -107,4 +107,40 @@ final class DistillationLossTests: XCTestCase {
         }
         XCTAssertEqual(Double(value.value.scalarValue), expected, accuracy: 1e-4 * expected)
     }
+
+    /// `classMask`: a class outside it is not taught — its kd elements weigh nothing and its
+    /// logits get no pull from the teacher — while the taught classes' elements are unchanged.
+    func testClassMaskLeavesTheUntaughtClassesToGroundTruth() throws {
+        let k = configuration.classCount, width = configuration.outputsPerPrior
+        var settings = DetectionLossSettings()
+        settings.distillation.classMask = [1, 0, 1]
+        let masked = try DetectionLoss(configuration: configuration, settings: settings, classWeights: [1, 2, 1])
+        let plain = try DetectionLoss(configuration: configuration, settings: DetectionLossSettings(), classWeights: [1, 2, 1])
+        let teacher = try values(seed: 5), studentValues = try values(seed: 6)
+        let rows = studentValues.shape[0]
+        var logits = [Float]()
+        for r in 0..<rows { for c in 0..<k { logits.append(studentValues[flat: r * width + c]) } }
+        func classTerm(_ loss: DetectionLoss, weights: Tensor?) throws -> (value: Float, gradient: Tensor) {
+            let tape = Tape()
+            let x = tape.leaf(try Tensor(shape: [rows, k], values: logits))
+            let value = try loss.classDistillation(x, teacher: teacher, weights: weights)
+            return (value.value.scalarValue, try XCTUnwrap(try tape.backward(value)[x]))
+        }
+        let weights = try Tensor(shape: [rows, k], values: (0..<rows * k).map { Float(1 + $0 % 3) })
+        let taught = try classTerm(masked, weights: weights), all = try classTerm(plain, weights: weights)
+        var withoutClass1 = weights
+        withoutClass1.withUnsafeMutableBufferPointer { p in for r in 0..<rows { p[r * k + 1] = 0 } }
+        let reference = try classTerm(plain, weights: withoutClass1)
+        XCTAssertEqual(taught.value, reference.value, accuracy: 1e-6 * max(1, abs(reference.value)))
+        XCTAssertLessThan(taught.value, all.value)
+        for r in 0..<rows {
+            XCTAssertEqual(taught.gradient[flat: r * k + 1], 0, "row \(r): the untaught class is pulled")
+            for c in [0, 2] { XCTAssertEqual(taught.gradient[flat: r * k + c], all.gradient[flat: r * k + c], accuracy: 1e-7) }
+        }
+        // Without element weights the mask alone applies; a mask of the wrong length is refused.
+        XCTAssertEqual(try classTerm(masked, weights: nil).gradient[flat: 1], 0)
+        settings.distillation.classMask = [1, 0]
+        let wrong = try DetectionLoss(configuration: configuration, settings: settings, classWeights: [1, 1, 1])
+        XCTAssertThrowsError(try classTerm(wrong, weights: nil)) { XCTAssertTrue("\($0)".contains("2 entries for 3 classes"), "\($0)") }
+    }
 }

@@ -70,6 +70,17 @@ final class DistillationTrainingTests: XCTestCase {
         let wide = try teacher(classes: 13, width: 64, height: 128)
         let trainer = try Trainer.start(experiment: file, overrides: ["distill.teacher=\(wide.path)", "epochs=1"], options: options)
         XCTAssertNotNil(trainer.setup.teacher)
+        XCTAssertNil(trainer.setup.loss.settings.distillation.classMask)
+        // distill.classes becomes the loss's per-class mask, in the dataset's class order; a name
+        // outside the dataset is refused by key.
+        let taught = try Trainer.start(experiment: file, overrides: ["distill.teacher=\(wide.path)", "distill.classes=[Text, Icon]", "epochs=1"],
+                                       options: options)
+        let classes = taught.setup.data.dataset.classes
+        XCTAssertEqual(taught.setup.loss.settings.distillation.classMask, classes.map { ["Text", "Icon"].contains($0) ? 1 : 0 })
+        XCTAssertThrowsError(try Trainer.start(experiment: file, overrides: ["distill.teacher=\(wide.path)", "distill.classes=[Text, Button]"],
+                                               options: options)) { error in
+            XCTAssertTrue("\(error)".contains("(distill.classes)") && "\(error)".contains("'Button' is not one of the dataset's classes"), "\(error)")
+        }
         let missing = folder.appendingPathComponent("no-such-teacher.slw").path
         XCTAssertThrowsError(try Trainer.start(experiment: file, overrides: ["distill.teacher=\(missing)"], options: options)) { error in
             XCTAssertTrue("\(error)".contains("(distill.teacher)") && "\(error)".contains(missing), "\(error)")

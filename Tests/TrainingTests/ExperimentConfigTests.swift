@@ -223,13 +223,20 @@ final class ExperimentConfigTests: XCTestCase {
         let tuned = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml",
                                                overrides: ["distill.teacher=t.slw", "distill.localization=0.5", "distill.temperature=4"])
         XCTAssertEqual(tuned.distill?.localizationWeight, 0.5)
-        for c in [config, tuned] {
+        XCTAssertNil(tuned.distill?.classes)
+        let taught = try ExperimentConfig.parse(
+            yaml: minimal + "\ndistill: {teacher: t.slw, classes: [Text, \"Page Control\"]}\n", file: "e.yaml")
+        XCTAssertEqual(taught.distill?.classes, ["Text", "Page Control"])
+        for c in [config, tuned, taught] {
             XCTAssertEqual(try ExperimentConfig.parse(yaml: c.resolvedYAML(), file: "e.yaml").distill, c.distill, c.resolvedYAML())
         }
         let cases: [(String, String)] = [
             ("distill: {classification: 2}", "(distill.teacher): missing: give the teacher's weights"),
             ("distill: {teacher: t.slw, temperature: 0}", "(distill.temperature): 0.0 is out of range"),
             ("distill: {teacher: t.slw, temprature: 2}", "temprature"),
+            ("distill: {teacher: t.slw, classes: []}", "(distill.classes): empty: name the classes"),
+            ("distill: {teacher: t.slw, classes: [Text, Text]}", "'Text' is listed twice"),
+            ("distill: {teacher: t.slw, classes: Text}", "expected a list of names"),
         ]
         for (yaml, expected) in cases {
             XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\n" + yaml + "\n", file: "e.yaml"), yaml) { error in

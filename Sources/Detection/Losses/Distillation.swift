@@ -10,6 +10,9 @@ public struct DistillationWeights: Equatable, Sendable {
     public var localization: Float = 0.25
     /// τ: both side distributions are softened by it, the term scaled by τ² (LD's 10).
     public var temperature: Float = 10
+    /// Per class, 1 where the class term follows the teacher and 0 where it does not (a class
+    /// the teacher never learnt); nil: every class.
+    public var classMask: [Float]?
 
     public init() {}
 }
@@ -31,7 +34,23 @@ extension DetectionLoss {
                 for c in 0..<k { p[r * k + c] = 1 / (1 + exp(-teacher.pointer[r * width + c])) }
             }
         }
-        return try logits.qualityFocalLoss(targets: targets, beta: settings.qualityBeta, weights: weights, reduction: .sum)
+        return try logits.qualityFocalLoss(targets: targets, beta: settings.qualityBeta,
+                                           weights: try taughtClassWeights(weights, rows: rows), reduction: .sum)
+    }
+
+    /// The class term's element weights: the classification weights with the classes outside
+    /// `classMask` zeroed.
+    func taughtClassWeights(_ weights: Tensor?, rows: Int) throws -> Tensor? {
+        guard let mask = settings.distillation.classMask else { return weights }
+        let k = configuration.classCount
+        guard mask.count == k else {
+            throw TensorError.invalidArgument(op: "DetectionLoss", reason: "distillation class mask has \(mask.count) entries for \(k) classes")
+        }
+        var result = try weights ?? Tensor(repeating: 1, shape: [rows, k])
+        result.withUnsafeMutableBufferPointer { p in
+            for r in 0..<rows { for c in 0..<k { p[r * k + c] *= mask[c] } }
+        }
+        return result
     }
 
     /// Σ_i w_i·τ²·KL(softmax(t_i/τ) ‖ softmax(s_i/τ)) over the four side distributions of each

@@ -99,6 +99,8 @@ extension ExperimentConfig {
         distill.classificationWeight = try d.double("classification", default: distill.classificationWeight, range: 0...100)
         distill.localizationWeight = try d.double("localization", default: distill.localizationWeight, range: 0...100)
         distill.temperature = try d.double("temperature", default: distill.temperature, range: 0.1...100)
+        distill.classes = try d.names("classes", unique: true)
+        if distill.classes?.isEmpty == true { throw d.error("classes", "empty: name the classes the teacher teaches, or leave the key out for all") }
         try d.finish()
         return distill
     }

@@ -52,7 +52,8 @@ extension ExperimentConfig {
         if let initWeights { lines.append("init: \(quoted(initWeights))") }
         if let distill {
             lines.append("distill: {teacher: \(quoted(distill.teacher)), classification: \(number(distill.classificationWeight)), "
-                         + "localization: \(number(distill.localizationWeight)), temperature: \(number(distill.temperature))}")
+                         + "localization: \(number(distill.localizationWeight)), temperature: \(number(distill.temperature))"
+                         + (distill.classes.map { ", classes: [\($0.map(quoted).joined(separator: ", "))]" } ?? "") + "}")
         }
         switch freeze {
         case .none: lines.append("freeze: none")

@@ -66,7 +66,11 @@ final class TrainingSetup {
 
         trainBoxCounts = Self.boxCounts(data.dataset, split: config.data.train)
         classWeights = config.loss.classBalance.weights(classCounts: trainBoxCounts).map(Float.init)
-        loss = try DetectionLoss(configuration: detector, settings: DetectionLossSettings(config), classWeights: classWeights)
+        var lossSettings = DetectionLossSettings(config)
+        if let taught = config.distill?.classes {
+            lossSettings.distillation.classMask = try Self.taughtClassMask(taught, classes: data.dataset.classes, file: config.file)
+        }
+        loss = try DetectionLoss(configuration: detector, settings: lossSettings, classWeights: classWeights)
         parallel = communicator.map { DataParallel(communicator: $0, model: model) }
         if let communicator { loss.sumNormalizers = { try communicator.sumInRankOrder($0) } }
         decoder = try HeadDecoder(configuration: detector)
@@ -156,6 +160,15 @@ final class TrainingSetup {
         func parameters(_ detector: UIDetector) -> Int { detector.namedParameters().reduce(0) { $0 + $1.parameter.value.count } }
         log("distill from \(path): \(parameters(trained.model)) parameters (the student: \(parameters(model)))")
         return trained.model
+    }
+
+    /// `distill.classes` as a per-class 1/0 mask over the dataset's classes.
+    static func taughtClassMask(_ taught: [String], classes: [String], file: String) throws -> [Float] {
+        if let unknown = taught.first(where: { !classes.contains($0) }) {
+            throw ExperimentConfigError(file: file, line: nil, key: "distill.classes",
+                                        message: "'\(unknown)' is not one of the dataset's classes (\(classes.joined(separator: ", ")))")
+        }
+        return classes.map { taught.contains($0) ? 1 : 0 }
     }
 
     static func boxCounts(_ dataset: Dataset, split: String) -> [Int] {
