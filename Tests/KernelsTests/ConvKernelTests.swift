@@ -149,6 +149,38 @@ final class ConvKernelTests: XCTestCase {
         }
     }
 
+    /// `Conv2dKernel.backward` (one pass over a depthwise layer's planes) gives the bits of the
+    /// separate input and weight gradients, for any thread count, and any subset of gradients.
+    func testFusedBackwardMatchesSeparateGradientsBitForBit() throws {
+        let shapes = [
+            try Conv2dGeometry(batch: 3, inChannels: 5, inHeight: 6, inWidth: 19, outChannels: 5, kernel: 3, padding: 1, groups: 5),
+            try Conv2dGeometry(batch: 3, inChannels: 5, inHeight: 7, inWidth: 35, outChannels: 5, kernel: 3, stride: 2, padding: 1, groups: 5),
+            try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 6, inWidth: 6, outChannels: 6, kernel: 3, padding: 1),
+        ]
+        for g in shapes {
+            for threads in [1, 2, 3] {
+                withThreads(threads) {
+                    let (separate, input, weight, _, gradOutput) = run(g, seed: 21)
+                    for (wantInput, wantWeight, wantBias) in [(true, true, true), (true, true, false), (true, false, false), (false, false, true)] {
+                        var gi = [Float](repeating: .nan, count: g.inputCount), gw = [Float](repeating: .nan, count: g.weightCount)
+                        var gb = [Float](repeating: .nan, count: g.outChannels)
+                        input.withUnsafeBufferPointer { x in weight.withUnsafeBufferPointer { w in gradOutput.withUnsafeBufferPointer { gy in
+                            gi.withPointer { giP in gw.withPointer { gwP in gb.withPointer { gbP in
+                                Conv2dKernel.backward(g, input: x.baseAddress!, gradOutput: gy.baseAddress!, weight: w.baseAddress!,
+                                                      gradInput: wantInput ? giP : nil, gradWeight: wantWeight ? gwP : nil,
+                                                      gradBias: wantBias ? gbP : nil)
+                            } } }
+                        } } }
+                        let name = "\(g) threads \(threads) input \(wantInput) weight \(wantWeight) bias \(wantBias)"
+                        if wantInput { XCTAssertEqual(gi, separate.gradInput, name) } else { XCTAssertTrue(gi.allSatisfy(\.isNaN), name) }
+                        if wantWeight { XCTAssertEqual(gw, separate.gradWeight, name) } else { XCTAssertTrue(gw.allSatisfy(\.isNaN), name) }
+                        if wantBias { XCTAssertEqual(gb, separate.gradBias, name) } else { XCTAssertTrue(gb.allSatisfy(\.isNaN), name) }
+                    }
+                }
+            }
+        }
+    }
+
     func testGeometryValidation() {
         func reason(_ make: () throws -> Conv2dGeometry) -> String {
             do { _ = try make(); return "no error" } catch { return "\(error)" }

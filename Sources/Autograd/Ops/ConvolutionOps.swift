@@ -36,24 +36,17 @@ extension Variable {
         }
         let inputs = [self, weight] + (bias.map { [$0] } ?? [])
         return try sameTape(inputs[0], inputs[1]).record(kind, inputs: inputs, output: out) { g, needed in
-            var gradInput: Tensor?, gradWeight: Tensor?, gradBias: Tensor?
-            if needed[0] {
-                var gi = Tensor(uninitialized: input.shape)
-                gi.withUnsafeMutableBufferPointer { Conv2dKernel.backwardInput(geometry, gradOutput: g.pointer, weight: filters.pointer, gradInput: $0.baseAddress!) }
-                gradInput = gi
-            }
             let wantBias = needed.count > 2 && needed[2]
-            if needed[1] || wantBias {
-                var gw = Tensor(uninitialized: filters.shape)
-                var gb = Tensor(uninitialized: [geometry.outChannels])
-                gw.withUnsafeMutableBufferPointer { w in
-                    gb.withUnsafeMutableBufferPointer { b in
-                        Conv2dKernel.backwardWeight(geometry, input: input.pointer, gradOutput: g.pointer, gradWeight: w.baseAddress!,
-                                                    gradBias: wantBias ? b.baseAddress! : nil)
+            var gradInput = needed[0] ? Tensor(uninitialized: input.shape) : nil
+            var gradWeight = needed[1] ? Tensor(uninitialized: filters.shape) : nil
+            var gradBias = wantBias ? Tensor(uninitialized: [geometry.outChannels]) : nil
+            gradInput.withOptionalMutablePointer { gi in
+                gradWeight.withOptionalMutablePointer { gw in
+                    gradBias.withOptionalMutablePointer { gb in
+                        Conv2dKernel.backward(geometry, input: input.pointer, gradOutput: g.pointer, weight: filters.pointer,
+                                              gradInput: gi, gradWeight: gw, gradBias: gb)
                     }
                 }
-                gradWeight = needed[1] ? gw : nil
-                gradBias = wantBias ? gb : nil
             }
             return [gradInput, gradWeight] + (needed.count > 2 ? [gradBias] : [])
         }
@@ -109,6 +102,19 @@ extension Variable {
                 gb = t
             }
             return [ga, gb]
+        }
+    }
+}
+
+private extension Optional where Wrapped == Tensor {
+    /// The tensor's mutable storage, or nil for no tensor.
+    mutating func withOptionalMutablePointer(_ body: (UnsafeMutablePointer<Float>?) -> Void) {
+        if case .some(var tensor) = self {
+            self = nil  // the tensor held alone, so writing through it copies nothing
+            tensor.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+            self = tensor
+        } else {
+            body(nil)
         }
     }
 }

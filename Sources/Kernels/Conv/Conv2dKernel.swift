@@ -46,6 +46,28 @@ public enum Conv2dKernel {
         }
     }
 
+    /// The gradients a backward pass needs, each overwritten when given: `backwardInput` and
+    /// `backwardWeight`, or, for a 3×3 depthwise layer that wants both, one pass over its planes
+    /// with the same bits (`DepthwiseConv.backward`).
+    public static func backward(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        gradInput: UnsafeMutablePointer<Float>?, gradWeight: UnsafeMutablePointer<Float>?, gradBias: UnsafeMutablePointer<Float>?
+    ) {
+        if g.batch > 0, g.isDepthwise3x3, let gradInput, let gradWeight {
+            if let gradBias {
+                BatchNormKernel.channelSum(gradOutput, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth, sum: gradBias)
+            }
+            DepthwiseConv.backward(g, input: input, gradOutput: gradOutput, weight: weight, gradInput: gradInput, gradWeight: gradWeight)
+            return
+        }
+        if let gradInput { backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput) }
+        if let gradWeight {
+            backwardWeight(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight, gradBias: gradBias)
+        } else if let gradBias {
+            BatchNormKernel.channelSum(gradOutput, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth, sum: gradBias)
+        }
+    }
+
     /// `gradWeight = ∂L/∂weight` and, when given, `gradBias = Σ_{n,h,w} gradOutput`;
     /// both are overwritten.
     public static func backwardWeight(

@@ -106,6 +106,49 @@ enum DepthwiseConv {
         }
     }
 
+    /// Both gradients of a 3×3 depthwise layer (pad 1, stride 1 or 2) in one pass: each
+    /// channel's planes are visited once, image by image, and the output-gradient plane, read
+    /// for the input gradient, is still in cache when the weight gradient reads it (apart, each
+    /// reads it from memory). One channel per task, images in order: the same bits as
+    /// `backwardInput` followed by `backwardWeight`, for any thread count.
+    static func backward(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
+        gradInput: UnsafeMutablePointer<Float>, gradWeight: UnsafeMutablePointer<Float>
+    ) {
+        precondition(g.isDepthwise3x3, "the fused depthwise backward takes 3×3, pad 1, stride 1 or 2")
+        let channels = g.inChannels
+        let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        let stride1 = g.strideHeight == 1
+        Parallel.forEachChunk(channels) { channelRange, _ in
+            let paddedInput = Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth)
+            let paddedGradient = stride1 ? Depthwise3x3.PaddedPlane(height: g.outHeight, width: g.outWidth) : nil
+            let gradientRows = stride1 ? nil : Depthwise3x3.GradientRows(outHeight: g.outHeight, outWidth: g.outWidth)
+            defer { paddedInput.free(); paddedGradient?.free(); gradientRows?.free() }
+            var sums = [Double](repeating: 0, count: 9)
+            for c in channelRange {
+                for t in 0..<9 { sums[t] = 0 }
+                let w = weight + c * 9
+                let filter = Filter3x3(w), rotated = Filter3x3(w, rotated: true)
+                for n in 0..<g.batch {
+                    let p = n * channels + c
+                    let x = input + p * inPlane, gy = gradOutput + p * outPlane, gx = gradInput + p * inPlane
+                    if let paddedGradient {
+                        paddedGradient.load(gy)
+                        Depthwise3x3.forwardStride1(paddedGradient, rotated, bias: 0, output: gx)
+                    } else if let gradientRows {
+                        Depthwise3x3.backwardInputStride2(
+                            gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, filter, rows: gradientRows,
+                            gradInput: gx, height: g.inHeight, width: g.inWidth)
+                    }
+                    paddedInput.load(x)
+                    Depthwise3x3.accumulateWeightGradient(
+                        paddedInput, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, stride: g.strideHeight, into: &sums)
+                }
+                for t in 0..<9 { gradWeight[c * 9 + t] = Float(sums[t]) }
+            }
+        }
+    }
+
     // MARK: Generic direct loops (any kernel size, stride and padding)
 
     static func genericForward(
