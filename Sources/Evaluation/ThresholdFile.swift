@@ -13,10 +13,15 @@ public struct ThresholdFile: Equatable {
         public var f1: Double?
         public var fallback: Bool
         public var note: String?
+        /// Where this class was picked, when not the file's `picked_on` (`thresholds merge`).
+        public var pickedOn: String?
+        /// How this class was picked, when not the file's `strategy` (`thresholds merge`).
+        public var strategy: String?
 
-        public init(name: String, confidence: Double?, precision: Double?, recall: Double?, f1: Double?, fallback: Bool, note: String?) {
+        public init(name: String, confidence: Double?, precision: Double?, recall: Double?, f1: Double?, fallback: Bool, note: String?,
+                    pickedOn: String? = nil, strategy: String? = nil) {
             self.name = name; self.confidence = confidence; self.precision = precision; self.recall = recall
-            self.f1 = f1; self.fallback = fallback; self.note = note
+            self.f1 = f1; self.fallback = fallback; self.note = note; self.pickedOn = pickedOn; self.strategy = strategy
         }
     }
 
@@ -46,6 +51,8 @@ public struct ThresholdFile: Equatable {
             out += "  - name: \(q(e.name))\n    confidence: \(n(e.confidence))\n    precision: \(n(e.precision))\n"
             out += "    recall: \(n(e.recall))\n    f1: \(n(e.f1))\n    fallback: \(e.fallback)\n"
             if let note = e.note { out += "    note: \(q(note))\n" }
+            if let pickedOn = e.pickedOn { out += "    picked_on: \(q(pickedOn))\n" }
+            if let strategy = e.strategy { out += "    strategy: \(q(strategy))\n" }
         }
         return out
     }
@@ -96,12 +103,13 @@ public struct ThresholdFile: Equatable {
         let picked = try top.required("picked_on").mapping(allowed: ["dataset", "config", "split"])
         var entries: [Entry] = []
         for item in try top.required("classes").list() {
-            let e = try item.mapping(allowed: ["name", "confidence", "precision", "recall", "f1", "fallback", "note"])
+            let e = try item.mapping(allowed: ["name", "confidence", "precision", "recall", "f1", "fallback", "note", "picked_on", "strategy"])
             let name = try e.required("name").string()
             if entries.contains(where: { $0.name == name }) { throw item.error("class '\(name)' is listed twice; keep one entry") }
             func unit(_ key: String) throws -> Double? { try e.optional(key)?.double(in: 0...1) }
             entries.append(Entry(name: name, confidence: try unit("confidence"), precision: try unit("precision"), recall: try unit("recall"),
-                                 f1: try unit("f1"), fallback: try e.optional("fallback")?.bool() ?? false, note: try e.optional("note")?.scalarText()))
+                                 f1: try unit("f1"), fallback: try e.optional("fallback")?.bool() ?? false, note: try e.optional("note")?.scalarText(),
+                                 pickedOn: try e.optional("picked_on")?.string(), strategy: try e.optional("strategy")?.string()))
         }
         let iou = try top.required("iou_threshold").double(in: 0...1)
         guard iou > 0 else { throw try top.required("iou_threshold").error("is 0; an IoU threshold must lie in (0, 1]") }
@@ -109,5 +117,25 @@ public struct ThresholdFile: Equatable {
                              pickedOn: .init(dataset: try picked.required("dataset").string(), split: try picked.optional("split")?.string(),
                                              config: try picked.optional("config")?.string()),
                              report: try top.optional("report")?.scalarText() ?? "", classes: entries)
+    }
+
+    /// This file with the entries of `classes` taken from `other` (picked on other data, say the
+    /// synthetic screens of classes this file's split never shows), each marked with where and
+    /// how it was picked. Every listed class must be in both files, once.
+    public func merging(_ other: ThresholdFile, classes names: [String], file: String, otherFile: String) throws -> ThresholdFile {
+        guard !names.isEmpty else { throw EvaluationError.badThresholds(file: otherFile, reason: "no classes to take from it") }
+        var merged = self
+        for name in names {
+            guard let index = merged.classes.firstIndex(where: { $0.name == name }) else {
+                throw EvaluationError.badThresholds(file: file, reason: "'\(name)' is not one of its classes (\(classes.map(\.name).joined(separator: ", ")))")
+            }
+            guard var entry = other.entry(named: name) else {
+                throw EvaluationError.badThresholds(file: otherFile, reason: "'\(name)' is not one of its classes (\(other.classes.map(\.name).joined(separator: ", ")))")
+            }
+            entry.pickedOn = entry.pickedOn ?? other.pickedOn.description
+            entry.strategy = entry.strategy ?? other.strategy
+            merged.classes[index] = entry
+        }
+        return merged
     }
 }

@@ -170,7 +170,7 @@ struct ScreenSelection: ParsableArguments {
 
 struct ThresholdsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "thresholds", abstract: "Pick per-class confidence thresholds.",
-                                                    subcommands: [ThresholdsPickCommand.self])
+                                                    subcommands: [ThresholdsPickCommand.self, ThresholdsMergeCommand.self])
 }
 
 struct ThresholdsPickCommand: ParsableCommand {
@@ -227,6 +227,37 @@ struct ThresholdsPickCommand: ParsableCommand {
                   + "  " + values[3].leftPadded(5) + (e.fallback ? "  (fallback: max-F1)" : ""))
         }
         if let out { print("wrote \(out)") }
+    }
+}
+
+struct ThresholdsMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge", abstract: "Take some classes' thresholds from another thresholds file.",
+        discussion: """
+        For classes the base file's split never shows (a real dataset without sliders), pick them on other data (synthetic \
+        screens) and merge: each taken class keeps where and how it was picked (picked_on, strategy), which \
+        `weights set-thresholds` stores per class in the weights header.
+        """)
+
+    @Argument(help: "The base thresholds.yaml (kept for every class not listed).") var base: String
+    @Option(name: .long, help: "The thresholds.yaml to take the listed classes from.") var from: String
+    @Option(name: .long, parsing: .upToNextOption, help: "The classes to take from --from (each name one argument).") var classes: [String]
+    @Option(name: .long, help: "The merged thresholds YAML to write.") var out: String
+
+    func run() throws {
+        func load(_ path: String) throws -> ThresholdFile {
+            do { return try ThresholdFile.load(URL(fileURLWithPath: path)) } catch { throw failure("\(error)") }
+        }
+        let merged: ThresholdFile
+        do {
+            merged = try load(base).merging(try load(from), classes: classes, file: base, otherFile: from)
+        } catch let error as EvaluationError { throw failure("\(error)") }
+        do { try AtomicFile.write(merged.yaml(), to: URL(fileURLWithPath: out)) } catch { throw failure("\(error)") }
+        for name in classes {
+            let e = merged.entry(named: name)!
+            print("\(name): \(e.confidence.map { String(format: "%.3f", $0) } ?? "no threshold") (\(e.strategy ?? merged.strategy), \(e.pickedOn ?? ""))")
+        }
+        print("wrote \(out)")
     }
 }
 

@@ -225,7 +225,7 @@ private func pickedThresholds(_ path: String) throws -> PickedThresholds {
     let file = try ThresholdFile.load(URL(fileURLWithPath: path))
     return PickedThresholds(file: path, dataset: file.pickedOn.dataset, split: file.pickedOn.split, rows: file.classes.map {
         .init(className: $0.name, confidence: $0.confidence, precision: $0.precision, recall: $0.recall, f1: $0.f1,
-              fellBack: $0.fallback)
+              fellBack: $0.fallback, pickedOn: $0.pickedOn)
     })
 }
 

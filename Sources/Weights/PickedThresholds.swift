@@ -13,9 +13,12 @@ public struct PickedThresholds: Equatable, Sendable {
         public var f1: Double?
         /// The strategy's target was not reached and max-F1 picked the confidence instead.
         public var fellBack: Bool
+        /// Where this class was picked when not the file's split (a merged file).
+        public var pickedOn: String?
 
         public init(className: String, confidence: Double?, precision: Double?, recall: Double?, f1: Double?,
-                    fellBack: Bool = false) {
+                    fellBack: Bool = false, pickedOn: String? = nil) {
+            self.pickedOn = pickedOn
             self.className = className
             self.confidence = confidence
             self.precision = precision
@@ -70,7 +73,7 @@ public struct PickedThresholds: Equatable, Sendable {
                 throw fail("\(field) \(value) is not in [0, 1]")
             }
             picked.append((position, ClassThreshold(className: row.className, confidence: confidence, precision: precision,
-                                                    recall: recall, f1: f1, split: pickedOn)))
+                                                    recall: recall, f1: f1, split: row.pickedOn ?? pickedOn)))
         }
         return picked.sorted { $0.classIndex < $1.classIndex }.map(\.threshold)
     }

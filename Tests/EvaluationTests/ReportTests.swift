@@ -167,6 +167,35 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// `thresholds merge`: the listed classes come from the other file, each marked with where
+    /// and how it was picked; the rest stay; the result reads back; unknown classes are refused
+    /// naming the file.
+    func testMergeTakesTheListedClassesWithWhereTheyWerePicked() throws {
+        func entry(_ name: String, _ confidence: Double?) -> ThresholdFile.Entry {
+            .init(name: name, confidence: confidence, precision: confidence.map { _ in 0.9 }, recall: confidence.map { _ in 0.8 },
+                  f1: confidence.map { _ in 0.85 }, fallback: false, note: confidence == nil ? "no ground truth" : nil)
+        }
+        let real = ThresholdFile(strategy: "max-f1", iouThreshold: 0.5, pickedOn: .init(dataset: "/data/vins", split: "val"), report: "",
+                                 classes: [entry("Slider", nil), entry("Text", 0.4)])
+        let synthetic = ThresholdFile(strategy: "precision:0.9", iouThreshold: 0.5, pickedOn: .init(dataset: "/data/synth", split: nil),
+                                      report: "", classes: [entry("Slider", 0.6), entry("Text", 0.2)])
+        let merged = try real.merging(synthetic, classes: ["Slider"], file: "real.yaml", otherFile: "synthetic.yaml")
+        XCTAssertEqual(merged.entry(named: "Text"), real.entry(named: "Text"))
+        let slider = try XCTUnwrap(merged.entry(named: "Slider"))
+        XCTAssertEqual(slider.confidence, 0.6)
+        XCTAssertEqual(slider.pickedOn, "/data/synth (all images)")
+        XCTAssertEqual(slider.strategy, "precision:0.9")
+        XCTAssertEqual(try ThresholdFile.parse(merged.yaml(), file: "m.yaml"), merged)
+        XCTAssertThrowsError(try real.merging(synthetic, classes: ["Toggle"], file: "real.yaml", otherFile: "synthetic.yaml")) {
+            XCTAssertTrue("\($0)".contains("real.yaml") && "\($0)".contains("'Toggle' is not one of its classes"), "\($0)")
+        }
+        let fewer = ThresholdFile(strategy: "max-f1", iouThreshold: 0.5, pickedOn: .init(dataset: "/d", split: nil), report: "", classes: [entry("Text", 0.3)])
+        XCTAssertThrowsError(try real.merging(fewer, classes: ["Slider"], file: "real.yaml", otherFile: "few.yaml")) {
+            XCTAssertTrue("\($0)".contains("few.yaml"), "\($0)")
+        }
+        XCTAssertThrowsError(try real.merging(synthetic, classes: [], file: "real.yaml", otherFile: "synthetic.yaml"))
+    }
+
     func testCompareDeltasColoursAndConfusionDifference() throws {
         let a = try job(split: "val").run(predictions: predictions()).report
         var better = predictions()

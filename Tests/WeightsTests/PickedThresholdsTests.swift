@@ -24,6 +24,10 @@ final class PickedThresholdsTests: XCTestCase {
         XCTAssertEqual(picked().fallbackClasses, ["Text"])
         // Picked on a whole dataset: the dataset names where.
         XCTAssertEqual(try picked(split: nil).headerThresholds(forClasses: Sample.classes).map(\.split), ["vins-ui", "vins-ui"])
+        // A row picked elsewhere (a merged file) names its own data.
+        var merged = Self.rows
+        merged[2].pickedOn = "synthetic (all images)"
+        XCTAssertEqual(try picked(merged).headerThresholds(forClasses: Sample.classes).map(\.split), ["synthetic (all images)", "val"])
         // The result is what the file stores, and reads back.
         let updated = try Sample.file().settingThresholds(thresholds, file: "new.slw")
         XCTAssertEqual(try decode(try Sample.encoded(updated)).header.confidenceThresholds(default: 0.3), [0.42, 0.25, 0.3])
