@@ -143,4 +143,25 @@ final class DistillationLossTests: XCTestCase {
         let wrong = try DetectionLoss(configuration: configuration, settings: settings, classWeights: [1, 1, 1])
         XCTAssertThrowsError(try classTerm(wrong, weights: nil)) { XCTAssertTrue("\($0)".contains("2 entries for 3 classes"), "\($0)") }
     }
+
+    /// The side-distribution term follows the mask too: a positive of an untaught class gets no
+    /// LD weight; a mask of all classes changes nothing, a mask of none removes both terms and
+    /// leaves the ground-truth terms as they were.
+    func testClassMaskRemovesTheUntaughtPositivesFromTheLocalizationTerm() throws {
+        var settings = DetectionLossSettings()
+        settings.distillation.classMask = [1, 0, 1]
+        let masked = try DetectionLoss(configuration: configuration, settings: settings, classWeights: [1, 1, 1])
+        XCTAssertEqual(masked.taughtPositiveWeights([0.5, 0.25, 1, 0.75], classes: [0, 1, 2, 1]), [0.5, 0, 1, 0])
+        let teacher = try values(seed: 12)
+        let plain = try run(try DetectionLoss(configuration: configuration, settings: DetectionLossSettings(), classWeights: [1, 1, 1]), teacher: teacher)
+        settings.distillation.classMask = [1, 1, 1]
+        let all = try run(try DetectionLoss(configuration: configuration, settings: settings, classWeights: [1, 1, 1]), teacher: teacher)
+        XCTAssertEqual(all.terms, plain.terms)
+        settings.distillation.classMask = [0, 0, 0]
+        let none = try run(try DetectionLoss(configuration: configuration, settings: settings, classWeights: [1, 1, 1]), teacher: teacher)
+        XCTAssertEqual(none.terms["kd"] ?? -1, 0, accuracy: 1e-7)
+        XCTAssertEqual(none.terms["ld"] ?? -1, 0, accuracy: 1e-7)
+        for term in ["cls", "giou", "dfl"] { XCTAssertEqual(none.terms[term], plain.terms[term], term) }
+        XCTAssertGreaterThan(plain.terms["ld"] ?? 0, 1e-3)
+    }
 }

@@ -73,6 +73,8 @@ public final class DetectionLoss {
     struct Targets {
         var classification: Tensor
         var positiveRows: [Int] = []
+        /// The class of each positive's ground truth.
+        var positiveClasses: [Int] = []
         var boxes: [Float] = []
         var pointXY: [Float] = []
         var strides: [Float] = []
@@ -150,7 +152,8 @@ public final class DetectionLoss {
             total = try total + weightedGIoU + weightedDFL
             terms += [("giou", weightedGIoU.value.scalarValue), ("dfl", weightedDFL.value.scalarValue)]
             if let teacher {
-                let ld = try localizationDistillation(distributions, teacher: teacher, rows: t.positiveRows, weights: t.weights)
+                let ld = try localizationDistillation(distributions, teacher: teacher, rows: t.positiveRows,
+                                                      weights: taughtPositiveWeights(t.weights, classes: t.positiveClasses))
                     .scaled(by: settings.distillation.localization / (4 * weightSum))
                 total = try total + ld
                 terms.append(("ld", ld.value.scalarValue))
@@ -233,6 +236,7 @@ public final class DetectionLoss {
                                                                       x2: Double(predicted[2]), y2: Double(predicted[3]), gt.box))
                 result.classification[flat: row * k + gt.classIndex] = min(1, max(0, quality))
                 result.positiveRows.append(row)
+                result.positiveClasses.append(gt.classIndex)
                 let box = [Float(gt.box.minX), Float(gt.box.minY), Float(gt.box.maxX), Float(gt.box.maxY)]
                 result.boxes += box
                 // Each positive's box losses count by how sure the head already is (GFL's weight_targets).

@@ -10,8 +10,9 @@ public struct DistillationWeights: Equatable, Sendable {
     public var localization: Float = 0.25
     /// τ: both side distributions are softened by it, the term scaled by τ² (LD's 10).
     public var temperature: Float = 10
-    /// Per class, 1 where the class term follows the teacher and 0 where it does not (a class
-    /// the teacher never learnt); nil: every class.
+    /// Per class, 1 where the student follows the teacher and 0 where it does not (a class the
+    /// teacher never learnt): the class term on that class's scores, the side-distribution term
+    /// at that class's positives. nil: every class.
     public var classMask: [Float]?
 
     public init() {}
@@ -36,6 +37,13 @@ extension DetectionLoss {
         }
         return try logits.qualityFocalLoss(targets: targets, beta: settings.qualityBeta,
                                            weights: try taughtClassWeights(weights, rows: rows), reduction: .sum)
+    }
+
+    /// The side-distribution term's weight per positive: its box weight, zero for a positive of
+    /// a class outside `classMask` (the teacher never learnt where such boxes end).
+    func taughtPositiveWeights(_ weights: [Float], classes: [Int]) -> [Float] {
+        guard let mask = settings.distillation.classMask else { return weights }
+        return zip(weights, classes).map { weight, c in mask.indices.contains(c) ? weight * mask[c] : weight }
     }
 
     /// The class term's element weights: the classification weights with the classes outside

@@ -37,9 +37,9 @@ public struct ExperimentConfig: Equatable {
         public var localizationWeight = 0.25
         /// `temperature`: τ softening both side distributions (LD's 10); the term is scaled by τ².
         public var temperature = 10.0
-        /// `classes`: the classes whose teacher scores the class term teaches (nil: all). The
-        /// others learn from ground truth alone — the classes a teacher was never shown, when it
-        /// anchors a model that learns new ones (learning without forgetting).
+        /// `classes`: the classes the teacher teaches — their scores, and the box edges at their
+        /// positives (nil: all). The others learn from ground truth alone: the classes a teacher
+        /// was never shown, when it anchors a model that learns new ones (learning without forgetting).
         public var classes: [String]?
 
         public init(teacher: String) { self.teacher = teacher }
