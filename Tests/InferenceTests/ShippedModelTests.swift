@@ -17,6 +17,13 @@ final class ShippedModelTests: XCTestCase {
         // input the file states, so a reader that ignored it would shrink the screen silently.
         XCTAssertEqual(detector.weights.header.input.width, 320)
         XCTAssertEqual(detector.weights.header.input.height, 640)
+        // Shipped since 2026-11-29 (later) with all 13 Screen Recognition classes learnt: every
+        // class carries a threshold, the six vins-ui lacks picked on synthetic screens (Reports/models).
+        let thresholds = try XCTUnwrap(detector.weights.header.thresholds)
+        XCTAssertEqual(thresholds.map(\.className), detector.classes)
+        let synthetic = thresholds.filter { $0.split.contains("synthetic") }.map(\.className)
+        XCTAssertEqual(synthetic, ["Checkbox (Selected)", "Checkbox (Unselected)", "Segmented Control", "Slider",
+                                   "Toggle (Selected)", "Toggle (Unselected)"])
         XCTAssertLessThanOrEqual(try FileManager.default.attributesOfItem(atPath: detector.file)[.size] as? Int ?? .max, 5 << 20,
                                  "shipped models stay within 5 MB")
         let image = Self.root.appendingPathComponent("Reports/samples/vins-screen.jpg")
@@ -25,7 +32,7 @@ final class ShippedModelTests: XCTestCase {
             .predict([sample], imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "shipped", showProgress: false)
         XCTAssertTrue(output.unreadable.isEmpty)
         let names = output.predictions.map { detector.classes[$0.classIndex] }
-        // What the README's picture shows: 31 detections — the header's title and two icons, the
+        // What the README's picture shows: 26 detections — the header's title and two icons, the
         // tab strip, the hero photo as one picture, the texts, the pager dots, the two buttons,
         // and the tab bar with its items' icons and titles.
         XCTAssertGreaterThanOrEqual(output.predictions.count, 12, "\(names)")
