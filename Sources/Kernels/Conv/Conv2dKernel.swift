@@ -53,19 +53,15 @@ public enum Conv2dKernel {
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         gradInput: UnsafeMutablePointer<Float>?, gradWeight: UnsafeMutablePointer<Float>?, gradBias: UnsafeMutablePointer<Float>?
     ) {
+        if let gradBias {  // the sum backwardWeight would take
+            BatchNormKernel.channelSum(gradOutput, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth, sum: gradBias)
+        }
         if g.batch > 0, g.isDepthwise3x3, let gradInput, let gradWeight {
-            if let gradBias {
-                BatchNormKernel.channelSum(gradOutput, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth, sum: gradBias)
-            }
             DepthwiseConv.backward(g, input: input, gradOutput: gradOutput, weight: weight, gradInput: gradInput, gradWeight: gradWeight)
             return
         }
         if let gradInput { backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput) }
-        if let gradWeight {
-            backwardWeight(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight, gradBias: gradBias)
-        } else if let gradBias {
-            BatchNormKernel.channelSum(gradOutput, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth, sum: gradBias)
-        }
+        if let gradWeight { backwardWeight(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight, gradBias: nil) }
     }
 
     /// `gradWeight = ∂L/∂weight` and, when given, `gradBias = Σ_{n,h,w} gradOutput`;
