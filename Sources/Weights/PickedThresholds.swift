@@ -18,13 +18,13 @@ public struct PickedThresholds: Equatable, Sendable {
 
         public init(className: String, confidence: Double?, precision: Double?, recall: Double?, f1: Double?,
                     fellBack: Bool = false, pickedOn: String? = nil) {
-            self.pickedOn = pickedOn
             self.className = className
             self.confidence = confidence
             self.precision = precision
             self.recall = recall
             self.f1 = f1
             self.fellBack = fellBack
+            self.pickedOn = pickedOn
         }
     }
 

@@ -60,6 +60,9 @@ public final class DetectionLoss {
         guard classWeights.count == configuration.classCount, classWeights.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
             throw TensorError.invalidArgument(op: "DetectionLoss", reason: "\(classWeights.count) class weights for \(configuration.classCount) classes, or a weight that is negative or not finite")
         }
+        if let mask = settings.distillation.classMask, mask.count != configuration.classCount {
+            throw TensorError.invalidArgument(op: "DetectionLoss", reason: "distillation class mask has \(mask.count) entries for \(configuration.classCount) classes")
+        }
         self.configuration = configuration
         self.settings = settings
         self.classWeights = classWeights.allSatisfy { $0 == 1 } ? nil : classWeights

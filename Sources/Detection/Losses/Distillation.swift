@@ -43,17 +43,14 @@ extension DetectionLoss {
     /// a class outside `classMask` (the teacher never learnt where such boxes end).
     func taughtPositiveWeights(_ weights: [Float], classes: [Int]) -> [Float] {
         guard let mask = settings.distillation.classMask else { return weights }
-        return zip(weights, classes).map { weight, c in mask.indices.contains(c) ? weight * mask[c] : weight }
+        return zip(weights, classes).map { weight, c in weight * mask[c] }
     }
 
     /// The class term's element weights: the classification weights with the classes outside
-    /// `classMask` zeroed.
+    /// `classMask` zeroed (its length is checked when the loss is made).
     func taughtClassWeights(_ weights: Tensor?, rows: Int) throws -> Tensor? {
         guard let mask = settings.distillation.classMask else { return weights }
         let k = configuration.classCount
-        guard mask.count == k else {
-            throw TensorError.invalidArgument(op: "DetectionLoss", reason: "distillation class mask has \(mask.count) entries for \(k) classes")
-        }
         var result = try weights ?? Tensor(repeating: 1, shape: [rows, k])
         result.withUnsafeMutableBufferPointer { p in
             for r in 0..<rows { for c in 0..<k { p[r * k + c] *= mask[c] } }
