@@ -37,8 +37,8 @@ struct BenchTrainCommand: ParsableCommand {
     var peerBoxes = 35
     @Flag(help: "Only profile the real step: forward and backward time per layer type over --steps steps, and the time outside the tape (optimizer, clipping, EMA; waiting for data).")
     var profile = false
-    @Option(help: "Dense forward convolutions: openblas (the default: im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per step; not the default until measured with an arm's accuracy).")
-    var denseForward = "openblas"
+    @Option(help: "Dense convolutions (forward passes and stride-1 input gradients) of both steps: openblas (im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per call). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
+    var denseKernels: String?
 
     func validate() throws {
         guard batchSize >= 2 else { throw usageError("--batch-size must be at least 2 (batch norm in train mode needs it), got \(batchSize)") }
@@ -48,8 +48,8 @@ struct BenchTrainCommand: ParsableCommand {
         try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
         try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
-        guard ["packed", "openblas"].contains(denseForward) else {
-            throw usageError("--dense-forward \(denseForward): use openblas or packed")
+        if let denseKernels, !["packed", "openblas"].contains(denseKernels) {
+            throw usageError("--dense-kernels \(denseKernels): use openblas or packed")
         }
     }
 
@@ -60,7 +60,8 @@ struct BenchTrainCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Conv2dKernel.withDenseForward(packed: denseForward == "packed") { try runBenchmarks() }
+        guard let denseKernels else { return try runBenchmarks() }
+        try Conv2dKernel.withDenseKernels(packed: denseKernels == "packed") { try runBenchmarks() }
     }
 
     private func runBenchmarks() throws {
@@ -70,7 +71,7 @@ struct BenchTrainCommand: ParsableCommand {
         let file = experiment.map { URL(fileURLWithPath: $0) }
             ?? root.appendingPathComponent(FileManager.default.fileExists(atPath: vins.path) ? "Experiments/vins-baseline.yaml" : "Experiments/quickstart.yaml")
         do {
-            let real = try TrainingThroughput(experiment: file, overrides: overrides + ["batch_size=\(batchSize)", "threads=\(threads)"],
+            let real = try TrainingThroughput(experiment: file, overrides: overrides + ["batch_size=\(batchSize)", "threads=\(threads)"] + (denseKernels.map { ["dense_kernels=\($0)"] } ?? []),
                                               log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
             _ = try real.run(steps: 2)
             if profile {

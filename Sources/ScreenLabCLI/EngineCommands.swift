@@ -24,8 +24,13 @@ struct BenchEngineCommand: ParsableCommand {
     @Flag(help: "Skip the GEMM table.") var skipGEMM = false
     @Flag(help: "A short run for a sanity check: 3 timed steps, 3 GEMM repetitions, 1 profiled step (numbers are noisier).")
     var quick = false
+    @Option(help: "Dense convolutions (forward passes and stride-1 input gradients) of the engine's rows and step: openblas (im2col + sgemm per image) or packed (PackedConv2d).")
+    var denseKernels = "openblas"
 
     func validate() throws {
+        guard ["packed", "openblas"].contains(denseKernels) else {
+            throw usageError("--dense-kernels \(denseKernels): use openblas or packed")
+        }
         try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard batch >= 2 else { throw usageError("--batch must be at least 2 (batch norm in train mode needs it), got \(batch)") }
         try OptionBounds.check("batch", batch, OptionBounds.batch)
@@ -33,11 +38,15 @@ struct BenchEngineCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Conv2dKernel.withDenseKernels(packed: denseKernels == "packed") { try runBenchmarks() }
+    }
+
+    private func runBenchmarks() throws {
         Parallel.threadCount = threads
         let (timedSteps, gemmRepetitions, profiledSteps) = quick ? (min(steps, 3), 3, 1) : (steps, 15, 3)
         let machine = MachineDescription.current()
         print("ScreenLab engine benchmark — \(machine.summary), \(threads) threads, \(Date())\(quick ? " (quick run)" : "")")
-        print(BLASKernelSelection.note)
+        print(BLASKernelSelection.note + (denseKernels == "packed" ? "; dense convolutions on the packed kernel (--dense-kernels packed)" : ""))
         if !skipGEMM {
             print("\n1×1 convolutions of the reference detector at batch \(batch): engine (Variable.conv2d, no-grad tape) vs the faster "
                   + "of two raw cblas_sgemm variants on the same \(threads) threads (median of \(gemmRepetitions))")

@@ -34,13 +34,13 @@ final class ConvKernelTests: XCTestCase {
         return (r, input, weight, bias, gradOutput)
     }
 
-    /// Both dense forward paths (im2col + sgemm, and the packed kernel `bench train
-    /// --dense-forward packed` times), 1 and 2 threads.
+    /// Both dense paths (im2col + sgemm, and the packed kernel `bench train
+    /// --dense-kernels packed` times), 1 and 2 threads.
     func check(_ g: Conv2dGeometry, seed: UInt64 = 1, file: StaticString = #filePath, line: UInt = #line) {
         for threads in [1, 2] { for packed in [false, true] {
-            withThreads(threads) { Conv2dKernel.withDenseForward(packed: packed) {
+            withThreads(threads) { Conv2dKernel.withDenseKernels(packed: packed) {
                 let (r, input, weight, bias, gradOutput) = run(g, seed: seed)
-                let name = "\(g) threads \(threads)\(packed ? " packed forward" : "")"
+                let name = "\(g) threads \(threads)\(packed ? " packed kernels" : "")"
                 assertClose(r.output, ConvReference.forward(g, input: input, weight: weight, bias: bias), 
                             tolerance: 1e-5, "forward \(name)", file: file, line: line)
                 assertClose(r.gradInput, ConvReference.backwardInput(g, gradOutput: gradOutput, weight: weight),
@@ -76,6 +76,44 @@ final class ConvKernelTests: XCTestCase {
         check(try Conv2dGeometry(
             batch: 2, inChannels: 2, inHeight: 7, inWidth: 9, outChannels: 3, kernelHeight: 2, kernelWidth: 4,
             strideHeight: 1, strideWidth: 3, padHeight: 0, padWidth: 2))
+    }
+
+    /// The packed input gradient's transposed convolution pads by kernel − 1 − pad on each axis:
+    /// no padding (a "valid" layer), uneven kernels and paddings, and a padding the kernel cannot
+    /// take back (the im2col path instead).
+    func testStride1InputGradientPaddings() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 6, inWidth: 7, outChannels: 8, kernel: 3))
+        check(try Conv2dGeometry(
+            batch: 2, inChannels: 4, inHeight: 5, inWidth: 9, outChannels: 7, kernelHeight: 2, kernelWidth: 5,
+            padHeight: 1, padWidth: 3))
+        check(try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: 4, inWidth: 5, outChannels: 2, kernel: 1, padding: 1))
+        // Wider than a 16-position tile and more than six output channels a block, both ways.
+        check(try Conv2dGeometry(batch: 2, inChannels: 13, inHeight: 5, inWidth: 21, outChannels: 11, kernel: 3, padding: 1))
+    }
+
+    /// The packed kernels are deterministic across machines, not only runs: the forward and the
+    /// input gradient give the same bits for 1–3 threads and on every instruction set this CPU runs
+    /// (each value is one sum in one order), so a run with `dense_kernels: packed` does not depend
+    /// on whether the host has AVX-512.
+    func testPackedKernelsGiveTheSameBitsOnEveryThreadCountAndInstructionSet() throws {
+        let measured = VectorISA.current
+        defer { VectorISA.use(measured) }
+        for g in [try Conv2dGeometry(batch: 2, inChannels: 13, inHeight: 5, inWidth: 21, outChannels: 11, kernel: 3, padding: 1),
+                  try Conv2dGeometry(batch: 3, inChannels: 20, inHeight: 4, inWidth: 9, outChannels: 14, kernel: 1)] {
+            var first: Results?
+            for isa in VectorISA.supported { for threads in [1, 2, 3] {
+                VectorISA.use(isa)
+                let results = withThreads(threads) { PackedConv2d.$parallelMultiplyAdds.withValue(1) {
+                    Conv2dKernel.withDenseKernels(packed: true) { run(g, seed: 4).0 }
+                } }
+                if let first {
+                    XCTAssertEqual(results.output, first.output, "forward \(g) \(isa) threads \(threads)")
+                    XCTAssertEqual(results.gradInput, first.gradInput, "input gradient \(g) \(isa) threads \(threads)")
+                } else {
+                    first = results
+                }
+            } }
+        }
     }
 
     func testStridedPointwiseUsesIm2col() throws {

@@ -75,16 +75,23 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
-    /// `dense_forward` picks the training forward's kernel; it is written into the resolved config
-    /// (a resumed run keeps its rounding) and a misspelt value names the key and the choices.
-    func testDenseForwardParsesRoundTripsAndNamesTheChoices() throws {
-        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseForward, .openblas)
-        let packed = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_forward=packed"])
-        XCTAssertEqual(packed.denseForward, .packed)
-        XCTAssertTrue(packed.resolvedYAML().contains("dense_forward: packed"))
-        XCTAssertEqual(try ExperimentConfig.parse(yaml: packed.resolvedYAML(), file: "e.yaml").denseForward, .packed)
-        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: winograd\n", file: "e.yaml")) { error in
-            XCTAssertTrue("\(error)".contains("dense_forward") && "\(error)".contains("openblas") && "\(error)".contains("packed"), "\(error)")
+    /// `dense_kernels` picks the training convolutions' kernel; it is written into the resolved
+    /// config (a resumed run keeps its rounding) and a misspelt value names the key and the choices.
+    /// Its earlier name `dense_forward` (in the resolved configs of older runs) still reads, but
+    /// not beside the new one.
+    func testDenseKernelsParsesRoundTripsAndNamesTheChoices() throws {
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseKernels, .openblas)
+        let packed = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_kernels=packed"])
+        XCTAssertEqual(packed.denseKernels, .packed)
+        XCTAssertTrue(packed.resolvedYAML().contains("dense_kernels: packed"))
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: packed.resolvedYAML(), file: "e.yaml").denseKernels, .packed)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_kernels: winograd\n", file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("dense_kernels") && "\(error)".contains("openblas") && "\(error)".contains("packed"), "\(error)")
+        }
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: packed\n", file: "e.yaml").denseKernels, .packed)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: openblas\n", file: "e.yaml").denseKernels, .openblas)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: packed\ndense_kernels: packed\n", file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("dense_forward") && "\(error)".contains("keep only dense_kernels"), "\(error)")
         }
     }
 

@@ -73,21 +73,21 @@ final class TrainerTests: XCTestCase {
         XCTAssertTrue(lines.all.contains { $0.contains("no loss on") && $0.contains("Slider") }, lines.all.joined(separator: "\n"))
     }
 
-    /// `dense_forward: packed` reaches the convolutions: the same seed trains to other weights
+    /// `dense_kernels: packed` reaches the convolutions: the same seed trains to other weights
     /// than on sgemm (the sums round in another order), close to them, and the same again when
     /// repeated (deterministic).
-    func testDenseForwardPackedTrainsTheSameRunAnotherRounding() throws {
-        let experiment = try TinyExperiment.write(name: "dense-forward")
+    func testDenseKernelsPackedTrainsTheSameRunAnotherRounding() throws {
+        let experiment = try TinyExperiment.write(name: "dense-kernels")
         var options = TinyExperiment.options()
         options.runsFolder = experiment.deletingLastPathComponent().appendingPathComponent("runs")
         func weights(_ kernel: String) throws -> [String: [Float]] {
-            let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=1", "dense_forward=\(kernel)"], options: options)
+            let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=1", "dense_kernels=\(kernel)"], options: options)
             XCTAssertEqual(try trainer.train()["status"] as? String, "finished")
             return Dictionary(uniqueKeysWithValues: trainer.setup.model.stateTensors().map { ($0.name, $0.tensor.values) })
         }
         let sgemm = try weights("openblas"), packed = try weights("packed")
-        XCTAssertEqual(try weights("packed"), packed, "the packed forward is deterministic")
-        XCTAssertNotEqual(packed, sgemm, "dense_forward reached the kernels")
+        XCTAssertEqual(try weights("packed"), packed, "the packed kernels are deterministic")
+        XCTAssertNotEqual(packed, sgemm, "dense_kernels reached the kernels")
         let stemName = try XCTUnwrap(packed.keys.sorted().first { $0.contains("stem") && $0.hasSuffix("weight") }, "\(packed.keys.sorted())")
         let stem = try XCTUnwrap(packed[stemName]), stemSGEMM = try XCTUnwrap(sgemm[stemName])
         XCTAssertEqual(stem.count, stemSGEMM.count)

@@ -16,16 +16,15 @@ enum GEMMConv {
         }
     }
 
-    /// On: dense forwards of one group at stride 1 or 2 run on `PackedConv2d`. Off by default
-    /// until measured on a quiet machine with an arm's accuracy (other rounding than sgemm's):
-    /// on a busy one the step was ~4 % faster (Reports/benchmarks.md). `bench train --dense-forward packed`.
-    @TaskLocal static var usesPackedForward = false
+    /// On: dense forwards of one group at stride 1 or 2, and their input gradients at stride 1, run
+    /// on `PackedConv2d` (other rounding than sgemm's). `Conv2dKernel.withDenseKernels(packed:)`.
+    @TaskLocal static var usesPackedKernels = false
 
     static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
     ) {
-        if usesPackedForward && PackedConv2d.isSupported(g) {
+        if usesPackedKernels && PackedConv2d.isSupported(g) {
             PackedConv2d.forward(g, input: input, weight: weight, bias: bias, output: output)
             return
         }
@@ -63,6 +62,10 @@ enum GEMMConv {
         _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         gradInput: UnsafeMutablePointer<Float>
     ) {
+        if usesPackedKernels && PackedConv2d.supportsBackwardInput(g) {
+            PackedConv2d.backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput)
+            return
+        }
         let unfold = Im2col(g)
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
         let cinG = g.inChannelsPerGroup, coutG = g.outChannelsPerGroup

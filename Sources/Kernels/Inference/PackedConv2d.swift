@@ -61,25 +61,6 @@ public enum PackedConv2d {
         tilesPerGroup(depth: depth) * depth * tileWidth + 2 * PackedMicroKernel.rows * tileWidth
     }
 
-    /// `output = conv(input, weight) + bias` for the training graph, whose weights change every
-    /// step: packing them costs one pass over the weights (~1 M floats for the whole detector),
-    /// and the packed kernel ran the dense forward passes faster than OpenBLAS per image
-    /// (weights repacked by every sgemm call, an im2col panel written and read back).
-    static func forward(
-        _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
-        bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
-    ) {
-        let depth = g.inChannels * g.kernelHeight * g.kernelWidth
-        let zeros = bias == nil ? [Float](repeating: 0, count: g.outChannels) : []
-        let filters = zeros.withUnsafeBufferPointer { z in
-            PackedFilters(weight: weight, bias: bias ?? z.baseAddress!, outChannels: g.outChannels, depth: depth)
-        }
-        let workers = Parallel.threadCount
-        let scratch = Workspace(count: scratchCount(g, workers: workers))
-        defer { scratch.free() }
-        forward(g, input: input, filters: filters, bounds: .identity, output: output, workers: workers, scratch: scratch.pointer)
-    }
-
     /// `filters` packed from weight [out, in, kh, kw]; `scratch` holds `scratchCount(g, workers:)` floats.
     public static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, filters: PackedFilters, bounds: ActivationBounds,

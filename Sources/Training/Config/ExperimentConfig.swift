@@ -152,11 +152,12 @@ public struct ExperimentConfig: Equatable {
     public var seed: UInt64 = 0
     public var threads = 2
     public var workers = 1
-    /// `dense_forward`: the training graph's dense forward convolutions on im2col + OpenBLAS sgemm
-    /// (`openblas`, the default) or on the inference path's packed kernel (`packed`: 1.07× the step
-    /// where AVX-512 is available, sums rounded in another order; Reports/benchmarks.md).
-    public var denseForward = DenseForward.openblas
-    public enum DenseForward: String, CaseIterable, Sendable { case openblas, packed }
+    /// `dense_kernels` (earlier `dense_forward`): the training graph's dense convolutions — forward
+    /// passes and stride-1 input gradients — on im2col + OpenBLAS sgemm (`openblas`) or on the
+    /// inference path's packed kernel (`packed`: sums rounded in another order; Reports/benchmarks.md).
+    /// Weight gradients stay on sgemm either way.
+    public var denseKernels = DenseKernels.openblas
+    public enum DenseKernels: String, CaseIterable, Sendable { case openblas, packed }
     public var ema = EMASection()
     public var initWeights: String?
     /// `distill`: knowledge distillation from a trained ScreenLab model (nil: none).

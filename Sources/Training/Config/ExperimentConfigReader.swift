@@ -75,8 +75,13 @@ extension ExperimentConfig {
         config.seed = UInt64(try top.int("seed", default: 0, range: 0...Int.max))
         config.threads = try top.int("threads", default: config.threads, range: 1...256)
         config.workers = try top.int("workers", default: config.workers, range: 0...64)
-        config.denseForward = ExperimentConfig.DenseForward(
-            rawValue: try top.choice("dense_forward", default: config.denseForward.rawValue, ExperimentConfig.DenseForward.allCases.map(\.rawValue)))!
+        // `dense_forward` is the key's name from before the packed choice took the input gradients too.
+        if top.has("dense_forward") && top.has("dense_kernels") {
+            throw top.error("dense_forward", "is dense_kernels' earlier name; keep only dense_kernels")
+        }
+        let kernelsKey = top.has("dense_forward") ? "dense_forward" : "dense_kernels"
+        config.denseKernels = ExperimentConfig.DenseKernels(
+            rawValue: try top.choice(kernelsKey, default: config.denseKernels.rawValue, ExperimentConfig.DenseKernels.allCases.map(\.rawValue)))!
         config.ema = try readEMA(top, key: "ema")
         config.initWeights = try top.optionalString("init")
         if top.has("distill") { config.distill = try readDistillation(top.mapping("distill")) } else { _ = top.value("distill") }

@@ -47,7 +47,7 @@ extension ExperimentConfig {
             "epochs: \(epochs)",
         ]
         if let budgetSeconds { lines.append("budget: \(number(budgetSeconds))s") }
-        lines += ["batch_size: \(batchSize)", "seed: \(seed)", "threads: \(threads)", "workers: \(workers)", "dense_forward: \(denseForward.rawValue)",
+        lines += ["batch_size: \(batchSize)", "seed: \(seed)", "threads: \(threads)", "workers: \(workers)", "dense_kernels: \(denseKernels.rawValue)",
                   ema.enabled ? "ema: {decay: \(number(ema.decay)), ramp_updates: \(number(ema.rampUpdates))}" : "ema: false"]
         if let initWeights { lines.append("init: \(quoted(initWeights))") }
         if let distill {

@@ -174,7 +174,7 @@ public final class Trainer {
         recorder.started(self)
         do {
             if !state.isFinishedTraining {
-                try Conv2dKernel.withDenseForward(packed: config.denseForward == .packed) { try trainEpochs() }
+                try Conv2dKernel.withDenseKernels(packed: config.denseKernels == .packed) { try trainEpochs() }
             }
         } catch let error as TrainingError {
             markFailed("\(error)")

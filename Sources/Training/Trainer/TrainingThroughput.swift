@@ -3,6 +3,7 @@ import Autograd
 import Data
 import Detection
 import Foundation
+import Kernels
 import Support
 
 /// The real training step of an experiment as a run takes it — the loader's next batch (time
@@ -47,7 +48,9 @@ public final class TrainingThroughput {
             let clock = Stopwatch()
             guard let (_, _, batch) = try stream.next() else { break }
             let waited = clock.seconds
-            let result = try setup.step(batch, epoch: epoch, step: step, profile: profile)
+            let result = try Conv2dKernel.withDenseKernels(packed: setup.config.denseKernels == .packed) {
+                try setup.step(batch, epoch: epoch, step: step, profile: profile)
+            }
             step += 1
             timings.append(Timing(seconds: clock.seconds, waitingSeconds: waited, images: batch.images.shape[0],
                                   optimizerSeconds: result.phases.optimizer))
