@@ -80,11 +80,11 @@ final class ExperimentConfigTests: XCTestCase {
     /// Its earlier name `dense_forward` (in the resolved configs of older runs) still reads, but
     /// not beside the new one.
     func testDenseKernelsParsesRoundTripsAndNamesTheChoices() throws {
-        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseKernels, .openblas)
-        let packed = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_kernels=packed"])
-        XCTAssertEqual(packed.denseKernels, .packed)
-        XCTAssertTrue(packed.resolvedYAML().contains("dense_kernels: packed"))
-        XCTAssertEqual(try ExperimentConfig.parse(yaml: packed.resolvedYAML(), file: "e.yaml").denseKernels, .packed)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseKernels, .packed)
+        let sgemm = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_kernels=openblas"])
+        XCTAssertEqual(sgemm.denseKernels, .openblas)
+        XCTAssertTrue(sgemm.resolvedYAML().contains("dense_kernels: openblas"))
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: sgemm.resolvedYAML(), file: "e.yaml").denseKernels, .openblas)
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_kernels: winograd\n", file: "e.yaml")) { error in
             XCTAssertTrue("\(error)".contains("dense_kernels") && "\(error)".contains("openblas") && "\(error)".contains("packed"), "\(error)")
         }
