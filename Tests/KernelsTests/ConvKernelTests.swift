@@ -93,8 +93,8 @@ final class ConvKernelTests: XCTestCase {
 
     /// The packed kernels are deterministic across machines, not only runs: the forward and the
     /// input gradient give the same bits for 1–3 threads and on every instruction set this CPU runs
-    /// (each value is one sum in one order), so a run with `dense_kernels: packed` does not depend
-    /// on whether the host has AVX-512.
+    /// (each value is one sum in one order), so with `dense_kernels: packed` these products do not
+    /// depend on whether the host has AVX-512 (the weight gradients' sgemm follows OpenBLAS's core).
     func testPackedKernelsGiveTheSameBitsOnEveryThreadCountAndInstructionSet() throws {
         let measured = VectorISA.current
         defer { VectorISA.use(measured) }
