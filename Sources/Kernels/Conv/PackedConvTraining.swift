@@ -9,11 +9,7 @@ extension PackedConv2d {
         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
     ) {
         let depth = g.inChannels * g.kernelHeight * g.kernelWidth
-        let zeros = bias == nil ? [Float](repeating: 0, count: g.outChannels) : []
-        let filters = zeros.withUnsafeBufferPointer { z in
-            PackedFilters(weight: weight, bias: bias ?? z.baseAddress!, outChannels: g.outChannels, depth: depth)
-        }
-        run(g, input: input, filters: filters, output: output)
+        run(g, input: input, filters: PackedFilters(weight: weight, bias: bias, outChannels: g.outChannels, depth: depth), output: output)
     }
 
     /// The input gradients `backwardInput` computes: stride 1, one group, padding below the
@@ -46,10 +42,7 @@ extension PackedConv2d {
                 for t in 0..<taps { target[t] = source[taps - 1 - t] }
             }
         }
-        let zeros = [Float](repeating: 0, count: g.inChannels)
-        let filters = zeros.withUnsafeBufferPointer { z in
-            PackedFilters(weight: flipped.pointer, bias: z.baseAddress!, outChannels: g.inChannels, depth: depth)
-        }
+        let filters = PackedFilters(weight: flipped.pointer, bias: nil, outChannels: g.inChannels, depth: depth)
         run(transposed, input: gradOutput, filters: filters, output: gradInput)
     }
 

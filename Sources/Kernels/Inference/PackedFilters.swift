@@ -19,8 +19,9 @@ public final class PackedFilters: @unchecked Sendable {
     /// [blocks][rowsPerBlock].
     let bias: UnsafeMutablePointer<Float>
 
-    /// `weight` [outChannels, depth] (row-major, as `FoldedConvolution.weight`), `bias` [outChannels].
-    public init(weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, outChannels: Int, depth: Int) {
+    /// `weight` [outChannels, depth] (row-major, as `FoldedConvolution.weight`), `bias` [outChannels]
+    /// or nil for none (zeros).
+    public init(weight: UnsafePointer<Float>, bias: UnsafePointer<Float>?, outChannels: Int, depth: Int) {
         precondition(outChannels > 0 && depth > 0, "PackedFilters: \(outChannels) outputs × depth \(depth)")
         let rows = Self.rowsPerBlock
         self.outChannels = outChannels
@@ -34,7 +35,7 @@ public final class PackedFilters: @unchecked Sendable {
             let block = values + (o / rows) * depth * rows + o % rows
             let source = weight + o * depth
             for k in 0..<depth { block[k * rows] = source[k] }
-            self.bias[o] = bias[o]
+            if let bias { self.bias[o] = bias[o] }
         }
     }
 

@@ -33,12 +33,9 @@ public final class WinogradFilters: @unchecked Sendable {
                 }
             }
         }
-        let zeros = [Float](repeating: 0, count: outChannels)
         points = transformed.map { u in
             u.withUnsafeBufferPointer { u in
-                zeros.withUnsafeBufferPointer { z in
-                    PackedFilters(weight: u.baseAddress!, bias: z.baseAddress!, outChannels: outChannels, depth: inChannels)
-                }
+                PackedFilters(weight: u.baseAddress!, bias: nil, outChannels: outChannels, depth: inChannels)
             }
         }
         self.bias = .allocate(capacity: outChannels)
