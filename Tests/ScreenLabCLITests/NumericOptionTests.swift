@@ -38,6 +38,18 @@ final class NumericOptionTests: XCTestCase {
     }
 }
 
+/// `--dense-kernels` names a path; any other word is a usage error naming the option and the two
+/// choices, before any benchmark starts.
+final class DenseKernelsOptionTests: XCTestCase {
+    func testAnUnknownDenseKernelPathIsAUsageErrorNamingTheChoices() throws {
+        for command in ["train", "engine"] {
+            let result = try ScreenlabProcess.run(["bench", command, "--dense-kernels", "winograd"])
+            XCTAssertEqual(result.status, 64, "bench \(command): \(result.output)")
+            XCTAssertTrue(result.output.contains("--dense-kernels winograd: use openblas or packed"), "bench \(command): \(result.output)")
+        }
+    }
+}
+
 /// What a new user types first.
 final class VersionTests: XCTestCase {
     func testVersionNamesTheReleaseAndTheWeightsFormat() throws {
