@@ -54,11 +54,12 @@ final class TrainProcessRegistryTests: XCTestCase {
         let processes = try (0..<2).map { index in
             try ScreenlabProcess.start(["train", experiment.path, "--set", "epochs=3", "--set", "seed=\(index)", "--set", "preview_images=0",
                                         "--runs", folder.appendingPathComponent("runs-\(index)").path, "--quiet"],
-                                       environment: ["SCREENLAB_REGISTRY": registryFile.path])
+                                       output: folder.appendingPathComponent("train-\(index).log"), environment: ["SCREENLAB_REGISTRY": registryFile.path])
         }
-        for process in processes {
+        for (index, process) in processes.enumerated() {
             process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0)
+            let log = (try? String(contentsOf: folder.appendingPathComponent("train-\(index).log"), encoding: .utf8)) ?? ""
+            XCTAssertEqual(process.terminationStatus, 0, "training \(index) failed:\n\(log.suffix(2000))")
         }
         let registry = try RunRegistry(file: registryFile)
         let runs = try registry.runs(experiment: "together")

@@ -57,8 +57,8 @@ public struct ExperimentData {
         if !manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
             try manager.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
             StaleStaging.sweep(in: cacheFolder)  // renders of killed runs (12 MB each)
-            let temporary = cacheFolder.appendingPathComponent(".\(name).partial-\(getpid())")
-            try? manager.removeItem(at: temporary)
+            // Unique per render, not per process: two renders of one process never share a folder.
+            let temporary = cacheFolder.appendingPathComponent(".\(name).partial-\(getpid())-\(UInt32.random(in: 1...UInt32.max))")
             let cleanup = SignalCleanup.register(temporary)  // Ctrl-C mid-render leaves no 12 MB folder
             defer { SignalCleanup.unregister(cleanup) }
             let generator = try SyntheticScreenGenerator(config: config)
@@ -68,17 +68,34 @@ public struct ExperimentData {
             progress.finish()
             dataset.splits = try generator.appSplits(of: dataset.samples, valFraction: s.valFraction, testFraction: s.testFraction)
             try YOLOWriter.write(dataset, to: temporary, images: .copy)
-            // Another run may have rendered the same screens meanwhile: theirs is identical and may
-            // be in use, so it stays and ours goes.
-            if manager.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
-                try? manager.removeItem(at: temporary)
-            } else {
-                try? manager.removeItem(at: folder)  // a partial copy from a killed render
-                try manager.moveItem(at: temporary, to: folder)
-                log("rendered \(s.count) synthetic screens into \(folder.path)")
-            }
+            if try publish(temporary, as: folder) { log("rendered \(s.count) synthetic screens into \(folder.path)") }
         }
         let dataset = try DatasetLoader.load(DatasetReference(path: folder.path, split: nil))
         return ExperimentData(dataset: dataset, description: description)
+    }
+
+    /// Renames a finished render into place; false when another run published the same screens
+    /// first. rename(2) is atomic and refuses a non-empty destination, so of two runs rendering at
+    /// once exactly one wins and the other drops its identical copy. Checking for the folder and
+    /// then moving (as before) let the loser fail with "Directory not empty", or delete the
+    /// winner's folder while it was being loaded.
+    static func publish(_ temporary: URL, as folder: URL) throws -> Bool {
+        for attempt in 0..<3 {
+            if rename(temporary.path, folder.path) == 0 { return true }
+            let code = errno
+            guard code == ENOTEMPTY || code == EEXIST else {
+                throw FileWriteError(path: folder.path, reason: "cannot move the rendered screens into place: \(String(cString: strerror(code)))")
+            }
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
+                try? FileManager.default.removeItem(at: temporary)
+                return false
+            }
+            // A folder without classes.txt is what a render killed mid-copy left before renders
+            // were renamed into place: moved aside in one step (a concurrent loader never sees
+            // half of it), then removed.
+            let aside = folder.deletingLastPathComponent().appendingPathComponent(".\(folder.lastPathComponent).partial-\(getpid())-\(attempt + 1)")
+            if rename(folder.path, aside.path) == 0 { try? FileManager.default.removeItem(at: aside) }
+        }
+        throw FileWriteError(path: folder.path, reason: "another process keeps replacing this cache folder; remove it and run again")
     }
 }
