@@ -45,6 +45,19 @@ final class EngineBenchmarkTests: XCTestCase {
         ])
     }
 
+    /// `bench engine`'s weight-gradient table: one row per 1×1 shape of the model, both paths
+    /// timed, the row naming its shape and the ratio (64×32 input, batch 2: a few milliseconds).
+    func testWeightGradientRowsTimeBothPathsForEveryPointwiseShape() throws {
+        let configuration = DetectorConfiguration(inputHeight: 64, inputWidth: 32)
+        let rows = try WeightGradientBenchmark.run(configuration: configuration, batch: 2, repetitions: 1)
+        XCTAssertEqual(rows.map(\.shape), try ReferenceDetector(configuration: configuration).pointwiseConvolutionShapes())
+        for row in rows {
+            XCTAssertGreaterThan(row.sgemmMilliseconds, 0, "\(row.shape)")
+            XCTAssertGreaterThan(row.directMilliseconds, 0, "\(row.shape)")
+            XCTAssertTrue(row.description.hasPrefix(row.shape.description) && row.description.hasSuffix("×"), row.description)
+        }
+    }
+
     func testBatchTooSmallForTrainModeBatchNormThrows() {
         XCTAssertThrowsError(try EngineBenchmark(batch: 1)) { XCTAssertTrue("\($0)".contains("batch is 1"), "\($0)") }
     }

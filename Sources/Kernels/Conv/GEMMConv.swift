@@ -91,6 +91,10 @@ enum GEMMConv {
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
         gradWeight: UnsafeMutablePointer<Float>
     ) {
+        if usesPackedKernels && DirectWeightGradient.isSupported(g) {
+            DirectWeightGradient.compute(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight)
+            return
+        }
         let unfold = Im2col(g)
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
         let cinG = g.inChannelsPerGroup, coutG = g.outChannelsPerGroup

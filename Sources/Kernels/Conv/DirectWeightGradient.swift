@@ -1,0 +1,234 @@
+import KernelsAVX512
+
+/// The weight gradient of a pointwise convolution (1×1, stride 1, no padding, one group) without
+/// the packing sgemm does: `gradWeight[o][i] = Σ_{n,p} gradOutput[n][o][p] · input[n][i][p]` is
+/// a grid of dot products of rows that are both contiguous along positions.
+///
+/// - Blocking: panels of whole rows (~1,024 positions: a band of one image, or several whole small
+///   images) so that a task's ≤ 64 output-gradient rows stay in L2 and 4 input rows in L1; each
+///   block of 4 × 4 (AVX-512) or 2 × 3 (AVX2) pairs keeps one accumulator per pair in registers.
+/// - Order: a pair's products go to 16 lanes by position in the panel, the lanes are halved to
+///   one at the panel's end, and panel totals are added in panel order — the same on either
+///   instruction set and for any block shape: bit-identical on AVX2 and AVX-512.
+/// - Threads: tasks are (segment of panels, output channels); a task owns its outputs and
+///   segments' partial sums are added in segment order, so the result is bit-identical for any
+///   thread count (sgemm's weight gradient keeps one partial per worker).
+/// - Rounding differs from sgemm's (lane-wise sums over ≤ ~1,024 positions), so
+///   `dense_kernels: packed` runs differ from `openblas` runs in these bits too.
+/// - Not the 3×3 layers: run as shifted rows over zero-padded copies of both operands, the FPN's
+///   3×3 weight gradients timed level with im2col + sgemm at 64×32 (6.6 ms each, batch 8) and
+///   slower on the small planes (0.87 against 0.62 ms at 16×8), so they stay on sgemm.
+enum DirectWeightGradient {
+    static let panelPositions = 1024
+    static let segmentPanels = 8
+    static let maximumRowsPerTask = 64
+
+    /// Output channels per task: at most 64 (their gradient rows of a panel fit in L2), fewer
+    /// when that leaves under 4 tasks a worker (static chunks of uneven tasks leave a core idle).
+    /// Any split gives the same bits: a task only chooses which outputs one worker computes.
+    static func rowsPerTask(outChannels: Int, segments: Int, workers: Int) -> Int {
+        let ranges = max(1, (4 * workers + segments - 1) / segments)
+        let rows = (outChannels + ranges - 1) / ranges
+        return min(maximumRowsPerTask, max(4, (rows + 3) / 4 * 4))
+    }
+
+    static func isSupported(_ g: Conv2dGeometry) -> Bool { g.isPointwise }
+
+    /// Rows `firstRow..<endRow` of images `firstImage..<firstImage + images`.
+    struct Panel: Equatable {
+        let firstImage: Int, images: Int, firstRow: Int, endRow: Int
+    }
+
+    /// The panels, in order: a large image is cut into bands of whole rows (~`panelPositions`);
+    /// small images are grouped, whole, up to `panelPositions` a panel.
+    static func panels(batch: Int, height: Int, width: Int) -> [Panel] {
+        guard batch > 0, height > 0, width > 0 else { return [] }
+        var result: [Panel] = []
+        if height * width > panelPositions {
+            // Bands of equal height (64 rows → 22, 21, 21, not 30, 30, 4).
+            let bands = (height * width + panelPositions - 1) / panelPositions
+            let band = (height + bands - 1) / bands
+            for image in 0..<batch {
+                for row in stride(from: 0, to: height, by: band) {
+                    result.append(Panel(firstImage: image, images: 1, firstRow: row, endRow: min(height, row + band)))
+                }
+            }
+        } else {
+            let perPanel = max(1, panelPositions / (height * width))
+            for image in stride(from: 0, to: batch, by: perPanel) {
+                result.append(Panel(firstImage: image, images: min(perPanel, batch - image), firstRow: 0, endRow: height))
+            }
+        }
+        return result
+    }
+
+    static func compute(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>, gradWeight: UnsafeMutablePointer<Float>
+    ) {
+        precondition(isSupported(g), "DirectWeightGradient: \(g)")
+        let weights = g.weightCount
+        let panels = panels(batch: g.batch, height: g.outHeight, width: g.outWidth)
+        let segments = max(1, (panels.count + segmentPanels - 1) / segmentPanels)
+        let rowsPerTask = rowsPerTask(outChannels: g.outChannels, segments: segments, workers: Parallel.threadCount)
+        let rowRanges = (g.outChannels + rowsPerTask - 1) / rowsPerTask
+        // One segment writes the gradient in place; several keep one partial each, added below.
+        let partials = Workspace(count: segments > 1 ? segments * weights : 0, zeroed: true)
+        defer { partials.free() }
+        if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
+        Parallel.forEach(segments * rowRanges) { task in
+            let segment = task / rowRanges, rowRange = task % rowRanges
+            let output = segments == 1 ? gradWeight : partials.pointer + segment * weights
+            let rows = (rowRange * rowsPerTask)..<min(g.outChannels, (rowRange + 1) * rowsPerTask)
+            for panel in panels[(segment * segmentPanels)..<min(panels.count, (segment + 1) * segmentPanels)] {
+                accumulate(g, panel: panel, rows: rows, input: input, gradOutput: gradOutput, output: output)
+            }
+        }
+        guard segments > 1 else { return }
+        Parallel.forEachChunk(weights) { range, _ in
+            let target = gradWeight + range.lowerBound
+            target.update(from: partials.pointer + range.lowerBound, count: range.count)
+            for segment in 1..<segments {
+                GEMMConv.addInPlace(target, partials.pointer + segment * weights + range.lowerBound, count: range.count)
+            }
+        }
+    }
+
+    /// Adds one panel's products for output channels `rows` and every input channel.
+    static func accumulate(
+        _ g: Conv2dGeometry, panel: Panel, rows: Range<Int>, input: UnsafePointer<Float>,
+        gradOutput: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+    ) {
+        let plane = g.outHeight * g.outWidth, inChannels = g.inChannels
+        let gradImage = g.outChannels * plane, inputImage = inChannels * plane
+        let span = (panel.firstRow * g.outWidth)..<(panel.endRow * g.outWidth)
+        let gradBase = gradOutput + panel.firstImage * gradImage + span.lowerBound
+        let inputBase = input + panel.firstImage * inputImage + span.lowerBound
+        let wide = VectorISA.current == .avx512
+        let blockRows = wide ? 4 : 2, blockColumns = wide ? 4 : 3
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { buffer in
+            let sums = buffer.baseAddress!
+            var column = 0
+            while column < inChannels {
+                let columns = min(blockColumns, inChannels - column)
+                var row = rows.lowerBound
+                while row < rows.upperBound {
+                    let blockHeight = min(blockRows, rows.upperBound - row)
+                    let gy = gradBase + row * plane, x = inputBase + column * plane
+                    if blockHeight == blockRows && columns == blockColumns {
+                        if wide {
+                            DirectWeightGradientAVX512.block4x4(
+                                gradOutput: gy, gradOutputImageStride: gradImage, input: x, inputImageStride: inputImage,
+                                rowStride: plane, images: panel.images, length: span.count, sums: sums)
+                        } else {
+                            block2x3(gradOutput: gy, gradOutputImageStride: gradImage, input: x, inputImageStride: inputImage,
+                                     rowStride: plane, images: panel.images, length: span.count, sums: sums)
+                        }
+                    } else {
+                        for r in 0..<blockHeight {
+                            for c in 0..<columns {
+                                sums[r * columns + c] = pair(
+                                    gradOutput: gy + r * plane, gradOutputImageStride: gradImage, input: x + c * plane,
+                                    inputImageStride: inputImage, images: panel.images, length: span.count)
+                            }
+                        }
+                    }
+                    for r in 0..<blockHeight {
+                        for c in 0..<columns { output[(row + r) * inChannels + column + c] += sums[r * columns + c] }
+                    }
+                    row += blockHeight
+                }
+                column += columns
+            }
+        }
+    }
+
+    /// 2 × 3 pairs in 8-lane registers: each pair's 16 lanes are two accumulators (positions
+    /// q..q+7 and q+8..q+15 of every 16), 12 in all, as many as AVX2's 16 registers hold beside
+    /// the gradient rows. Same sums, same bits as `DirectWeightGradientAVX512.block4x4`.
+    @inline(never)
+    static func block2x3(
+        gradOutput: UnsafePointer<Float>, gradOutputImageStride: Int, input: UnsafePointer<Float>, inputImageStride: Int,
+        rowStride: Int, images: Int, length: Int, sums: UnsafeMutablePointer<Float>
+    ) {
+        var block = Block2x3()
+        let full = length / 16 * 16, rest = length - full
+        for image in 0..<images {
+            let g = gradOutput + image * gradOutputImageStride, x = input + image * inputImageStride
+            var q = 0
+            while q < full {
+                block.add(loadSixteen(g + q), loadSixteen(g + rowStride + q),
+                          loadSixteen(x + q), loadSixteen(x + rowStride + q), loadSixteen(x + 2 * rowStride + q))
+                q += 16
+            }
+            if rest > 0 {
+                block.add(loadSixteen(g + q, count: rest), loadSixteen(g + rowStride + q, count: rest), loadSixteen(x + q, count: rest),
+                          loadSixteen(x + rowStride + q, count: rest), loadSixteen(x + 2 * rowStride + q, count: rest))
+            }
+        }
+        sums[0] = reduce(block.l00, block.h00); sums[1] = reduce(block.l01, block.h01); sums[2] = reduce(block.l02, block.h02)
+        sums[3] = reduce(block.l10, block.h10); sums[4] = reduce(block.l11, block.h11); sums[5] = reduce(block.l12, block.h12)
+    }
+
+    /// `block2x3`'s accumulators: low and high halves of each pair's 16 lanes.
+    struct Block2x3 {
+        typealias V = SIMD8<Float>
+        var l00 = V(), h00 = V(), l01 = V(), h01 = V(), l02 = V(), h02 = V()
+        var l10 = V(), h10 = V(), l11 = V(), h11 = V(), l12 = V(), h12 = V()
+
+        @inline(__always)
+        mutating func add(_ g0: (V, V), _ g1: (V, V), _ x0: (V, V), _ x1: (V, V), _ x2: (V, V)) {
+            l00 = l00.addingProduct(g0.0, x0.0); h00 = h00.addingProduct(g0.1, x0.1)
+            l10 = l10.addingProduct(g1.0, x0.0); h10 = h10.addingProduct(g1.1, x0.1)
+            l01 = l01.addingProduct(g0.0, x1.0); h01 = h01.addingProduct(g0.1, x1.1)
+            l11 = l11.addingProduct(g1.0, x1.0); h11 = h11.addingProduct(g1.1, x1.1)
+            l02 = l02.addingProduct(g0.0, x2.0); h02 = h02.addingProduct(g0.1, x2.1)
+            l12 = l12.addingProduct(g1.0, x2.0); h12 = h12.addingProduct(g1.1, x2.1)
+        }
+    }
+
+    /// One pair (the edges of the block grid), in the same 16 lanes.
+    static func pair(
+        gradOutput: UnsafePointer<Float>, gradOutputImageStride: Int, input: UnsafePointer<Float>, inputImageStride: Int,
+        images: Int, length: Int
+    ) -> Float {
+        var low = SIMD8<Float>(), high = SIMD8<Float>()
+        let full = length / 16 * 16, rest = length - full
+        for image in 0..<images {
+            let g = gradOutput + image * gradOutputImageStride, x = input + image * inputImageStride
+            var q = 0
+            while q < full {
+                low = low.addingProduct(load8(g + q), load8(x + q))
+                high = high.addingProduct(load8(g + q + 8), load8(x + q + 8))
+                q += 16
+            }
+            if rest > 0 {
+                let (gl, gh) = loadSixteen(g + full, count: rest), (xl, xh) = loadSixteen(x + full, count: rest)
+                low = low.addingProduct(gl, xl)
+                high = high.addingProduct(gh, xh)
+            }
+        }
+        return reduce(low, high)
+    }
+
+    /// 16 positions as two 8-lane halves.
+    @inline(__always)
+    static func loadSixteen(_ p: UnsafePointer<Float>) -> (SIMD8<Float>, SIMD8<Float>) { (load8(p), load8(p + 8)) }
+
+    /// The last `count` (< 16) positions in the low lanes, zeros above (adding 0 · 0 changes no
+    /// sum): the AVX-512 block's partial step, lane for lane.
+    @inline(__always)
+    static func loadSixteen(_ p: UnsafePointer<Float>, count: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+        var v = SIMD16<Float>()
+        for i in 0..<count { v[i] = p[i] }
+        return (v.lowHalf, v.highHalf)
+    }
+
+    /// 16 lanes (as two halves) → 1 by halving: `DirectWeightGradientAVX512.reduce`'s tree.
+    @inline(__always)
+    static func reduce(_ low: SIMD8<Float>, _ high: SIMD8<Float>) -> Float {
+        let v8 = low + high
+        let v4 = v8.lowHalf + v8.highHalf
+        let v2 = v4.lowHalf + v4.highHalf
+        return v2[0] + v2[1]
+    }
+}
