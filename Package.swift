@@ -182,7 +182,7 @@ let package = Package(
             "TestSupport", "Training", "Registry", "Accessibility", "Detection", "Data", "Imaging", "Support", "Tensor", "Weights",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Synthetic", "Data", "Weights", "NN", "Tensor"]),
+        .testTarget(name: "TrainingTests", dependencies: ["Training", "Augment", "TestSupport", "Registry", "Inference", "Detection", "Evaluation", "Synthetic", "Data", "Weights", "NN", "Tensor", "Kernels"]),
         .testTarget(name: "AccessibilityTests", dependencies: ["Accessibility", "TestSupport", "Detection", "Weights", "Imaging"]),
         .testTarget(name: "ServerTests", dependencies: [
             "Server", "Registry", "Training", "Evaluation", "Weights", "TestSupport",

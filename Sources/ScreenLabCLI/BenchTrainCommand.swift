@@ -37,7 +37,7 @@ struct BenchTrainCommand: ParsableCommand {
     var peerBoxes = 35
     @Flag(help: "Only profile the real step: forward and backward time per layer type over --steps steps, and the time outside the tape (optimizer, clipping, EMA; waiting for data).")
     var profile = false
-    @Option(help: "Dense convolutions (forward passes and stride-1 input gradients) of both steps: openblas (im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per call). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
     var denseKernels: String?
 
     func validate() throws {

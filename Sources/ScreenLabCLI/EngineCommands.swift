@@ -24,7 +24,7 @@ struct BenchEngineCommand: ParsableCommand {
     @Flag(help: "Skip the GEMM table.") var skipGEMM = false
     @Flag(help: "A short run for a sanity check: 3 timed steps, 3 GEMM repetitions, 1 profiled step (numbers are noisier).")
     var quick = false
-    @Option(help: "Dense convolutions (forward passes and stride-1 input gradients) of the engine's rows and step: openblas (im2col + sgemm per image) or packed (PackedConv2d).")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image) or packed (PackedConv2d; row dot products for the weight gradients).")
     var denseKernels = "openblas"
 
     func validate() throws {

@@ -3,7 +3,7 @@
 ///
 /// Paths: 1×1/stride 1/pad 0/one group → one GEMM per image, no im2col (or, inside
 /// `withDenseKernels(packed: true)`, forwards of one group at stride 1 or 2 and input gradients
-/// at stride 1 on `PackedConv2d`); depthwise (groups == in == out channels) → direct SIMD loops
+/// at stride 1 on `PackedConv2d`, and 1×1 weight gradients on `DirectWeightGradient`); depthwise (groups == in == out channels) → direct SIMD loops
 /// (3×3 pad 1 stride 1/2) or a generic direct loop; everything else → im2col + GEMM per image
 /// and group.
 ///
@@ -28,9 +28,10 @@ public enum Conv2dKernel {
     }
 
     /// Runs `body` with the dense (non-depthwise) convolutions of one group — forward passes at
-    /// stride 1 or 2, input gradients at stride 1 — on the inference path's packed kernel
-    /// (`packed: true`, filters packed per call) or on im2col + OpenBLAS sgemm per image (the
-    /// default). Weight gradients stay on sgemm. `bench train --dense-kernels` times both.
+    /// stride 1 or 2, input gradients at stride 1 — on the inference path's packed kernel and the
+    /// 1×1 weight gradients as row dot products (`packed: true`; `DirectWeightGradient`), or on
+    /// im2col + OpenBLAS sgemm per image (the default). Other weight gradients stay on sgemm.
+    /// `bench train --dense-kernels` times both.
     public static func withDenseKernels<T>(packed: Bool, _ body: () throws -> T) rethrows -> T {
         try GEMMConv.$usesPackedKernels.withValue(packed, operation: body)
     }

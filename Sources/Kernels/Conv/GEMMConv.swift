@@ -17,7 +17,8 @@ enum GEMMConv {
     }
 
     /// On: dense forwards of one group at stride 1 or 2, and their input gradients at stride 1, run
-    /// on `PackedConv2d` (other rounding than sgemm's). `Conv2dKernel.withDenseKernels(packed:)`.
+    /// on `PackedConv2d`; 1×1 weight gradients on `DirectWeightGradient` (other rounding than
+    /// sgemm's). `Conv2dKernel.withDenseKernels(packed:)`.
     @TaskLocal static var usesPackedKernels = false
 
     static func forward(

@@ -153,12 +153,12 @@ public struct ExperimentConfig: Equatable {
     public var threads = 2
     public var workers = 1
     /// `dense_kernels` (earlier `dense_forward`): the training graph's dense convolutions — forward
-    /// passes and stride-1 input gradients — on the inference path's packed kernel (`packed`, the
-    /// default since 2026-11-29: 1.07× the step with AVX-512, level without, the same bits from
-    /// either instruction set) or on im2col + OpenBLAS sgemm (`openblas`, what runs before then trained on). The
-    /// sums round in another order, so the two are different runs of one seed; over four seeds of a
-    /// 12-epoch arm their test and val mAP differ within the seeds' spread (Reports/benchmarks.md).
-    /// Weight gradients stay on sgemm either way.
+    /// passes and stride-1 input gradients on the inference path's packed kernel, pointwise weight
+    /// gradients as row dot products (`packed`, the default since 2026-11-29; the same bits from
+    /// either instruction set) — or on im2col + OpenBLAS sgemm (`openblas`, what runs before then
+    /// trained on). The sums round in another order, so the two are different runs of one seed;
+    /// over four seeds of a 12-epoch arm their test and val mAP differ within the seeds' spread
+    /// (Reports/benchmarks.md). The other weight gradients (stem, 3×3) are sgemm either way.
     public var denseKernels = DenseKernels.packed
     public enum DenseKernels: String, CaseIterable, Sendable { case openblas, packed }
     public var ema = EMASection()
