@@ -84,7 +84,9 @@ public struct ExperimentData {
             if rename(temporary.path, folder.path) == 0 { return true }
             let code = errno
             guard code == ENOTEMPTY || code == EEXIST else {
-                throw FileWriteError(path: folder.path, reason: "cannot move the rendered screens into place: \(String(cString: strerror(code)))")
+                try? FileManager.default.removeItem(at: temporary)
+                throw FileWriteError(path: folder.path, reason: "cannot move the rendered screens into place (\(String(cString: strerror(code))));"
+                                     + " check that the cache folder (Experiments/cache by default) is writable")
             }
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("classes.txt").path) {
                 try? FileManager.default.removeItem(at: temporary)
@@ -96,6 +98,7 @@ public struct ExperimentData {
             let aside = folder.deletingLastPathComponent().appendingPathComponent(".\(folder.lastPathComponent).partial-\(getpid())-\(attempt + 1)")
             if rename(folder.path, aside.path) == 0 { try? FileManager.default.removeItem(at: aside) }
         }
+        try? FileManager.default.removeItem(at: temporary)
         throw FileWriteError(path: folder.path, reason: "another process keeps replacing this cache folder; remove it and run again")
     }
 }
