@@ -48,9 +48,7 @@ struct BenchTrainCommand: ParsableCommand {
         try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
         try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
-        if let denseKernels, !["packed", "openblas"].contains(denseKernels) {
-            throw usageError("--dense-kernels \(denseKernels): use openblas or packed")
-        }
+        if let denseKernels { try checkDenseKernels(denseKernels) }
     }
 
     /// Peers/torch-peer of this checkout.
@@ -144,4 +142,10 @@ struct BenchTrainCommand: ParsableCommand {
             throw failure("\(error)")
         }
     }
+}
+
+/// `--dense-kernels` of `bench train` and `bench engine`: one of the `dense_kernels` key's choices.
+func checkDenseKernels(_ value: String) throws {
+    guard ExperimentConfig.DenseKernels(rawValue: value) == nil else { return }
+    throw usageError("--dense-kernels \(value): use " + ExperimentConfig.DenseKernels.allCases.map(\.rawValue).joined(separator: " or "))
 }

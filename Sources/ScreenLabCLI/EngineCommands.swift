@@ -28,9 +28,7 @@ struct BenchEngineCommand: ParsableCommand {
     var denseKernels = "openblas"
 
     func validate() throws {
-        guard ["packed", "openblas"].contains(denseKernels) else {
-            throw usageError("--dense-kernels \(denseKernels): use openblas or packed")
-        }
+        try checkDenseKernels(denseKernels)
         try OptionBounds.check("steps", steps, OptionBounds.steps)
         guard batch >= 2 else { throw usageError("--batch must be at least 2 (batch norm in train mode needs it), got \(batch)") }
         try OptionBounds.check("batch", batch, OptionBounds.batch)
