@@ -45,6 +45,21 @@ final class SyntheticCacheTests: XCTestCase {
         XCTAssertEqual(left, ["synthetic-a"], "neither the half-written folder nor a staging folder stays behind")
     }
 
+    /// A destination that cannot take the render (here a file where the folder goes): an error
+    /// naming the path and what to check, and the render's staging folder is not left behind.
+    func testAPublishThatCannotRenameNamesThePathAndLeavesNoStaging() throws {
+        let cache = try TestFolders.make("synthetic-blocked")
+        let target = cache.appendingPathComponent("synthetic-a"), fresh = cache.appendingPathComponent(".synthetic-a.partial-4")
+        try "not a folder".write(to: target, atomically: true, encoding: .utf8)
+        try render(fresh, marker: "fresh", complete: true)
+
+        XCTAssertThrowsError(try ExperimentData.publish(fresh, as: target)) { error in
+            XCTAssertTrue("\(error)".contains(target.path) && "\(error)".contains("writable"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.path), "the staging folder is removed")
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "not a folder", "what was there is untouched")
+    }
+
     /// The race CI hit: both runs see no cache, both render, both publish. Before, the one that
     /// moved second failed with "Directory not empty" and its training exited 1.
     func testRunsRenderingTheSameScreensAtOnceAllSucceed() throws {
