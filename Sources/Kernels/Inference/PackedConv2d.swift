@@ -90,7 +90,7 @@ public enum PackedConv2d {
         let packer = ColumnPacker(source)
         let store = TileStore(g: g, output: output, layout: layout, outPlane: outPlane)
         let lower = bounds.lower, upper = bounds.upper
-        let rows = PackedMicroKernel.rows, pairs = PackedMicroKernel.pairsBlocks
+        let rows = PackedMicroKernel.rows, pairs = PackedMicroKernel.isWide
         Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let columns = scratch + worker * scratchPerWorker
             let spill = columns + tilesPerGroup(depth: depth) * depth * tileWidth
@@ -120,7 +120,7 @@ public enum PackedConv2d {
                                                       outputB: directB ?? spillB, ldcB: directB == nil ? tileWidth : outPlane)
                             if directB == nil { store.copy(spillB, n, channel: channel + rows, start: start, rows: validB, count: count) }
                         } else {
-                            PackedMicroKernel.run(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
+                            PackedMicroKernel.run(wide: pairs, depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
                                                   output: direct ?? spill, ldc: direct == nil ? tileWidth : outPlane)
                         }
                         if direct == nil { store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count) }

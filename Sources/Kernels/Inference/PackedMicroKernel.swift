@@ -16,37 +16,35 @@ enum PackedMicroKernel {
     static let rows = 6
     static let columns = 16
 
-    /// Whether callers should hand blocks over two at a time (`runPair`): with AVX-512 the pair
-    /// runs as one 12 × 16 kernel; with AVX2 the 6 × 16 kernel already uses every register.
-    static var pairsBlocks: Bool { VectorISA.current == .avx512 }
+    /// Whether the AVX-512 kernels run, and so whether callers should hand blocks over two at a
+    /// time (`runPair`: one 12 × 16 kernel; with AVX2 the 6 × 16 kernel already uses every
+    /// register). Callers read it once per convolution and pass it on: `VectorISA.current` is a
+    /// lazily initialised global, so each read is a call (`swift_once`), once per block otherwise.
+    static var isWide: Bool { VectorISA.current == .avx512 }
 
     /// Two consecutive blocks of `PackedFilters` (`filters` is the first; the second follows it,
-    /// as do its 6 biases) against one column tile; the blocks' 6 × 16 results go to `outputA`
-    /// and `outputB`. The same bits as two `run` calls.
+    /// as do its 6 biases) against one column tile, on the AVX-512 kernel (callers pair blocks only
+    /// when `isWide`); the blocks' 6 × 16 results go to `outputA` and `outputB`. The same bits as
+    /// two `run` calls.
     @inline(__always)
     static func runPair(
         depth: Int, filters: UnsafePointer<Float>, columns: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         lower: Float, upper: Float, outputA: UnsafeMutablePointer<Float>, ldcA: Int, outputB: UnsafeMutablePointer<Float>, ldcB: Int
     ) {
-        if VectorISA.current == .avx512 {
-            PackedMicroKernelAVX512.run12(depth: depth, filtersA: filters, filtersB: filters + depth * rows, columns: columns,
-                                          biasA: bias, biasB: bias + rows, lower: lower, upper: upper,
-                                          outputA: outputA, ldcA: ldcA, outputB: outputB, ldcB: ldcB)
-        } else {
-            run(depth: depth, filters: filters, columns: columns, bias: bias, lower: lower, upper: upper, output: outputA, ldc: ldcA)
-            run(depth: depth, filters: filters + depth * rows, columns: columns, bias: bias + rows, lower: lower, upper: upper,
-                output: outputB, ldc: ldcB)
-        }
+        PackedMicroKernelAVX512.run12(depth: depth, filtersA: filters, filtersB: filters + depth * rows, columns: columns,
+                                      biasA: bias, biasB: bias + rows, lower: lower, upper: upper,
+                                      outputA: outputA, ldcA: ldcA, outputB: outputB, ldcB: ldcB)
     }
 
     /// `filters`: one block of `PackedFilters` ([depth][6]); `columns`: one packed column tile
-    /// ([depth][16]); `bias`: 6 values. Writes the 6 × 16 results to `output` (rows `ldc` apart).
+    /// ([depth][16]); `bias`: 6 values. Writes the 6 × 16 results to `output` (rows `ldc` apart),
+    /// on the AVX-512 kernel when `wide` (`isWide`, read once by the caller).
     @inline(never)
     static func run(
-        depth: Int, filters: UnsafePointer<Float>, columns: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+        wide: Bool, depth: Int, filters: UnsafePointer<Float>, columns: UnsafePointer<Float>, bias: UnsafePointer<Float>,
         lower: Float, upper: Float, output: UnsafeMutablePointer<Float>, ldc: Int
     ) {
-        if VectorISA.current == .avx512 {
+        if wide {
             PackedMicroKernelAVX512.run(depth: depth, filters: filters, columns: columns, bias: bias,
                                         lower: lower, upper: upper, output: output, ldc: ldc)
             return

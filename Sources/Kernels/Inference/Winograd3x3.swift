@@ -107,7 +107,7 @@ public enum Winograd3x3 {
         let transformedCount = transformedFloats(g), productCount = productFloats(g), perWorker = perWorkerScratch(g)
         let store = TileStore(g: g, output: output, layout: layout, bounds: bounds, bias: filters.bias)
         let rows = PackedMicroKernel.rows, productRow = points * lanes, pointStride = pointStride(channels: channels)
-        let pairs = PackedMicroKernel.pairsBlocks
+        let pairs = PackedMicroKernel.isWide
         Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let transformed = work + worker * perWorker, products = transformed + perGroup * transformedCount
             for item in items {
@@ -130,7 +130,7 @@ public enum Winograd3x3 {
                                 PackedMicroKernel.runPair(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
                                                           outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
                             } else {
-                                PackedMicroKernel.run(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
+                                PackedMicroKernel.run(wide: pairs, depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
                                                       output: result, ldc: productRow)
                             }
                         }
