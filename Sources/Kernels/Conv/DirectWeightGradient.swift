@@ -75,12 +75,14 @@ enum DirectWeightGradient {
         let partials = Workspace(count: segments > 1 ? segments * weights : 0, zeroed: true)
         defer { partials.free() }
         if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
+        // Read once per call (a lazy global: each read is a `swift_once` call), as `PackedMicroKernel.isWide`.
+        let wide = VectorISA.current == .avx512
         Parallel.forEach(segments * rowRanges) { task in
             let segment = task / rowRanges, rowRange = task % rowRanges
             let output = segments == 1 ? gradWeight : partials.pointer + segment * weights
             let rows = (rowRange * rowsPerTask)..<min(g.outChannels, (rowRange + 1) * rowsPerTask)
             for panel in panels[(segment * segmentPanels)..<min(panels.count, (segment + 1) * segmentPanels)] {
-                accumulate(g, panel: panel, rows: rows, input: input, gradOutput: gradOutput, output: output)
+                accumulate(g, panel: panel, rows: rows, wide: wide, input: input, gradOutput: gradOutput, output: output)
             }
         }
         guard segments > 1 else { return }
@@ -93,9 +95,10 @@ enum DirectWeightGradient {
         }
     }
 
-    /// Adds one panel's products for output channels `rows` and every input channel.
+    /// Adds one panel's products for output channels `rows` and every input channel, in 4 × 4
+    /// AVX-512 blocks when `wide`, else 2 × 3 AVX2 blocks (the same bits).
     static func accumulate(
-        _ g: Conv2dGeometry, panel: Panel, rows: Range<Int>, input: UnsafePointer<Float>,
+        _ g: Conv2dGeometry, panel: Panel, rows: Range<Int>, wide: Bool, input: UnsafePointer<Float>,
         gradOutput: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
     ) {
         let plane = g.outHeight * g.outWidth, inChannels = g.inChannels
@@ -103,7 +106,6 @@ enum DirectWeightGradient {
         let span = (panel.firstRow * g.outWidth)..<(panel.endRow * g.outWidth)
         let gradBase = gradOutput + panel.firstImage * gradImage + span.lowerBound
         let inputBase = input + panel.firstImage * inputImage + span.lowerBound
-        let wide = VectorISA.current == .avx512
         let blockRows = wide ? 4 : 2, blockColumns = wide ? 4 : 3
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { buffer in
             let sums = buffer.baseAddress!
