@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Helper threads that stay awake between the parallel loops of a latency-bound job: a batch-1
-/// forward pass runs ~50 loops of 20–1000 µs each.
+/// forward pass runs ~50 loops of 20–1000 µs each, a batch-8 training step ~230 (the training
+/// step runs on one too, `TrainingSetup.workers`: 1.03–1.04× the real step).
 ///
 /// `DispatchQueue.concurrentPerform` parks its workers after every loop; on the 2-vCPU machines
 /// a loop whose two halves take 100 µs each took 114–129 µs, the second half starting 8–21 µs
@@ -17,7 +18,7 @@ import Synchronization
 /// Chunk `w` is still `forEachChunk`'s range `w`, run with worker index `w`, so per-worker
 /// scratch and results do not depend on who ran it. A helper that sees no loop for
 /// `spinSeconds` sleeps on a condition variable, so an idle team costs nothing; the team lives
-/// as long as its owner (a `FusedDetector`), its threads start once.
+/// as long as its owner (a `FusedDetector`, a `TrainingSetup`), its threads start once.
 public final class WorkerTeam: @unchecked Sendable {
     /// Spinning this long without work sends a helper to sleep.
     static let spinSeconds = 0.00005
@@ -44,6 +45,15 @@ public final class WorkerTeam: @unchecked Sendable {
     /// after a successful claim, cleared only once every chunk has finished.
     private var body: ((Range<Int>, Int) -> Void)?
     private var count = 0
+    /// Loops run on the team so far (guarded by `caller`).
+    private var loops = 0
+
+    /// How many parallel loops have run on the team (tests check that a scope used it).
+    public var loopsRun: Int {
+        caller.lock()
+        defer { caller.unlock() }
+        return loops
+    }
 
     public convenience init(size: Int) { self.init(size: size, startsHelpers: true) }
 
@@ -82,6 +92,7 @@ public final class WorkerTeam: @unchecked Sendable {
         precondition(size >= 2 && size <= count && !stopping.load(ordering: .relaxed))
         caller.lock()
         defer { caller.unlock() }
+        loops += 1
         withoutActuallyEscaping(body) { body in
             self.body = body
             self.count = count

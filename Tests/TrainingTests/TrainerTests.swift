@@ -103,6 +103,27 @@ final class TrainerTests: XCTestCase {
         for (a, b) in zip(stem, stemSGEMM) { XCTAssertEqual(a, b, accuracy: 1e-2, stemName) }
     }
 
+    /// On two threads the step runs on the setup's `WorkerTeam` (helpers kept awake between
+    /// loops); its partitions are `forEachChunk`'s, so the run is the same bits as with the
+    /// workers parked in Dispatch after every loop.
+    func testTheStepsWorkerTeamTrainsTheSameBits() throws {
+        let experiment = try TinyExperiment.write(name: "worker-team")
+        var options = TinyExperiment.options()
+        options.runsFolder = experiment.deletingLastPathComponent().appendingPathComponent("runs")
+        func weights(team: Bool) throws -> [String: [Float]] {
+            try TrainingSetup.$keepsWorkersAwake.withValue(team) {
+                let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=1", "threads=2", "dense_kernels=packed"], options: options)
+                XCTAssertEqual(trainer.setup.workers?.size, team ? 2 : nil)
+                XCTAssertEqual(try trainer.train()["status"] as? String, "finished")
+                if let team = trainer.setup.workers { XCTAssertGreaterThan(team.loopsRun, 100, "the step's loops ran on the team") }
+                return Dictionary(uniqueKeysWithValues: trainer.setup.model.stateTensors().map { ($0.name, $0.tensor.values) })
+            }
+        }
+        let parked = try weights(team: false)
+        XCTAssertFalse(parked.isEmpty)
+        XCTAssertEqual(try weights(team: true), parked, "the same run with the step's helpers kept awake")
+    }
+
     /// `sampler.repeat_screens` reaches the loader: the screens whose manifest column matches are
     /// drawn that many times an epoch, the run says how many; a condition that matches no
     /// training screen stops the run before it starts.

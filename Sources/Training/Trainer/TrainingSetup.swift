@@ -7,6 +7,7 @@ import Evaluation
 import Foundation
 import Imaging
 import Inference
+import Kernels
 import NN
 import Support
 import Tensor
@@ -35,6 +36,14 @@ final class TrainingSetup {
     let log: (String) -> Void
     /// The ranks of an `mpirun` job; nil in one process.
     let parallel: DataParallel?
+    /// Helpers that stay awake between the step's parallel loops (`WorkerTeam`) instead of
+    /// parking in Dispatch after each: a step runs ~230 loops, many under 100 µs at the deep
+    /// layers, and the caller runs any chunk a helper has not claimed (the loader's thread may
+    /// hold that core). The real step 1.04× (`Reports/benchmarks.md`, "A worker team for the
+    /// training step"); same partitions, so the same bits. Nil on one thread.
+    let workers: WorkerTeam?
+    /// Tests turn the team off for their scope to compare bits.
+    @TaskLocal static var keepsWorkersAwake = true
 
     var classes: [String] { data.dataset.classes }
 
@@ -72,6 +81,7 @@ final class TrainingSetup {
         }
         loss = try DetectionLoss(configuration: detector, settings: lossSettings, classWeights: classWeights)
         parallel = communicator.map { DataParallel(communicator: $0, model: model) }
+        workers = Self.keepsWorkersAwake && config.threads > 1 ? WorkerTeam(size: config.threads) : nil
         if let communicator { loss.sumNormalizers = { try communicator.sumInRankOrder($0) } }
         decoder = try HeadDecoder(configuration: detector)
 
@@ -191,12 +201,14 @@ final class TrainingSetup {
     /// `bench train` times (so the benchmark cannot drift from a real run).
     func step(_ batch: Batch, epoch: Int, step: Int, profile: OpProfile? = nil) throws -> StepResult {
         // The teacher sees the batch the student sees (same augmentation), without a gradient.
-        let teacherValues = try teacher.map { try $0(Tape.noGradient().constant(batch.images)).value }
-        return try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
-                             objective: { try self.loss(outputs: $0, targets: batch.targets, unlabeledClasses: batch.unlabeledClasses, epoch: epoch,
-                                                        teacher: teacherValues) },
-                             optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
-                             ema: ema.map { ($0, self.model) }, synchronization: parallel, profile: profile)
+        try Parallel.withWorkerTeam(workers) {
+            let teacherValues = try teacher.map { try $0(Tape.noGradient().constant(batch.images)).value }
+            return try TrainingStep.run(images: batch.images, step: step, forward: { try self.model($0) },
+                                        objective: { try self.loss(outputs: $0, targets: batch.targets, unlabeledClasses: batch.unlabeledClasses,
+                                                                   epoch: epoch, teacher: teacherValues) },
+                                        optimizer: optimizer, gradientClip: config.optimizer.gradientClip > 0 ? Float(config.optimizer.gradientClip) : nil,
+                                        ema: ema.map { ($0, self.model) }, synchronization: parallel, profile: profile)
+        }
     }
 
     // MARK: Validation and prediction
