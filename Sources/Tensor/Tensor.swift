@@ -90,6 +90,14 @@ public struct Tensor {
     /// Read-only pointer; valid while this tensor (or a copy sharing its storage) is alive.
     public var pointer: UnsafePointer<Float> { UnsafePointer(storage.pointer) }
 
+    /// The storage made this tensor's own (copied if shared) and its address, for a parallel
+    /// loop that writes many tensors at once (an optimizer step). Valid while this tensor is
+    /// alive and is neither copied nor mutated through another path.
+    public mutating func uniqueMutablePointer() -> UnsafeMutablePointer<Float> {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage.pointer
+    }
+
     /// Same storage, new shape with the same element count.
     public func reshaped(_ newShape: [Int]) throws -> Tensor {
         guard Tensor.elementCount(newShape) == count else {

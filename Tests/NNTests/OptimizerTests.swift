@@ -1,6 +1,7 @@
 import TestSupport
 import Autograd
 import Foundation
+import Kernels
 @testable import NN
 import Support
 import Tensor
@@ -120,6 +121,60 @@ final class OptimizerTests: XCTestCase {
         try adam.step()
         XCTAssertEqual(adam.momentAddresses(at: 0)?.first, moments?.first)
         XCTAssertEqual(adam.momentAddresses(at: 0)?.second, moments?.second)
+    }
+
+    /// AdamW, clipping and the EMA update every tensor in one parallel loop over pieces of at most
+    /// `TensorPieces.size` elements: on two threads, with tensors around and across a piece's size,
+    /// the results are one kernel call per tensor's, bit for bit.
+    func testPiecedUpdatesGiveEachTensorsOwnKernelBits() throws {
+        let saved = Kernels.Parallel.threadCount
+        Kernels.Parallel.threadCount = 2
+        defer { Kernels.Parallel.threadCount = saved }
+        let sizes = [3 * TensorPieces.size + 7, 5, TensorPieces.size, TensorPieces.size + 1, 300]
+        var random = SeededRandom(seed: 11)
+        func values(_ count: Int, _ scale: Float) -> [Float] { (0..<count).map { _ in scale * Float(random.uniform(-1, 1)) } }
+        /// Elements whose bits differ (a count, not the arrays: they have up to 49 k elements).
+        func differing(_ a: [Float]?, _ b: [Float]) -> Int {
+            guard let a, a.count == b.count else { return -1 }
+            return zip(a, b).filter { $0.bitPattern != $1.bitPattern }.count
+        }
+        let starts = sizes.map { values($0, 1) }, gradients = sizes.map { values($0, 4) }
+        let parameters = try zip(starts, gradients).enumerated().map { index, pair in
+            (name: "p\(index)", parameter: try parameter(pair.0, gradient: pair.1))
+        }
+        let norm = try GradientClipping.clipGlobalNorm(parameters, maxNorm: 1)
+        let adam = try AdamW(parameters: parameters, learningRate: 0.01, weightDecay: 0.05)
+        try adam.step()
+        try adam.step()
+
+        var total = 0.0
+        for g in gradients { total += OptimizerKernels.sumOfSquares(g, count: g.count) }
+        XCTAssertEqual(norm, Float(total.squareRoot()), "norm: the tensors' sums added in parameter order")
+        let factor = 1 / Float(total.squareRoot())
+        for (index, size) in sizes.enumerated() {
+            var clipped = gradients[index]
+            OptimizerKernels.scale(&clipped, count: size, by: factor)
+            XCTAssertEqual(differing(parameters[index].parameter.gradient?.values, clipped), 0, "clipped gradient \(index)")
+            var w = starts[index], m = [Float](repeating: 0, count: size), v = m
+            for step in 1...2 {
+                OptimizerKernels.adamW(parameters: &w, gradients: clipped, firstMoment: &m, secondMoment: &v, count: size,
+                                       learningRate: 0.01, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0.05, step: step)
+            }
+            XCTAssertEqual(differing(parameters[index].parameter.value.values, w), 0, "AdamW, tensor \(index) of \(size)")
+        }
+
+        let model = try TinyConvNet(width: 64)
+        let ema = try ExponentialMovingAverage(model: model, decay: 0.9, rampUpdates: 1e-9)
+        let before = ema.stateTensors().map(\.tensor.values)
+        for (_, p) in model.namedParameters() { p.value = try Tensor(shape: p.value.shape, values: values(p.value.count, 1)) }
+        try ema.update(from: model)
+        let now = model.stateTensors()
+        XCTAssertTrue(now.contains { $0.tensor.count > TensorPieces.size }, "a tensor spans several pieces")
+        for (index, average) in ema.stateTensors().enumerated() {
+            var expected = before[index]
+            OptimizerKernels.emaUpdate(average: &expected, current: now[index].tensor.pointer, count: expected.count, decay: ema.currentDecay)
+            XCTAssertEqual(differing(average.tensor.values, expected), 0, "EMA of \(average.name)")
+        }
     }
 
     func testGradientOfTheWrongShapeThrowsNamingTheParameter() throws {

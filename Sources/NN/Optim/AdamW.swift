@@ -43,26 +43,36 @@ public final class AdamW: Optimizer {
         resolved.hyperparameters(of: name, learningRate: learningRate)
     }
 
+    /// All tensors' updates run as one parallel loop over pieces (`TensorPieces`): the same bits
+    /// as a loop per tensor.
     public func step() throws {
-        for (index, (name, p)) in parameters.enumerated() where !p.isFrozen {
+        struct Update {
+            let weights: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>
+            let first: UnsafeMutablePointer<Float>, second: UnsafeMutablePointer<Float>
+            let count: Int, rate: Float, decay: Float, step: Int
+        }
+        // Every shape checked before anything changes: a refused step updates no tensor and no count.
+        for (name, p) in parameters where !p.isFrozen {
+            if let gradient = p.gradient { try checkGradientShape(gradient, of: p, named: name, op: "AdamW.step") }
+        }
+        var updates: [Update] = []
+        for (index, (_, p)) in parameters.enumerated() where !p.isFrozen {
             guard let gradient = p.gradient else { continue }
-            try checkGradientShape(gradient, of: p, named: name, op: "AdamW.step")
             if firstMoments[index] == nil {
                 firstMoments[index] = try Tensor(zeros: p.shape)
                 secondMoments[index] = try Tensor(zeros: p.shape)
             }
             steps[index] += 1
-            let rate = learningRate * resolved.learningRateMultipliers[index], decay = resolved.weightDecays[index]
-            let count = p.value.count, step = steps[index]
-            p.value.withUnsafeMutableBufferPointer { w in
-                firstMoments[index]!.withUnsafeMutableBufferPointer { m in
-                    secondMoments[index]!.withUnsafeMutableBufferPointer { v in
-                        OptimizerKernels.adamW(parameters: w.baseAddress!, gradients: gradient.pointer, firstMoment: m.baseAddress!, secondMoment: v.baseAddress!,
-                                               count: count, learningRate: rate, beta1: beta1, beta2: beta2, epsilon: epsilon,
-                                               weightDecay: decay, step: step)
-                    }
-                }
-            }
+            updates.append(Update(weights: p.value.uniqueMutablePointer(), gradients: gradient.pointer,
+                                  first: firstMoments[index]!.uniqueMutablePointer(), second: secondMoments[index]!.uniqueMutablePointer(),
+                                  count: p.value.count, rate: learningRate * resolved.learningRateMultipliers[index],
+                                  decay: resolved.weightDecays[index], step: steps[index]))
+        }
+        TensorPieces.forEach(counts: updates.map(\.count)) { tensor, range in
+            let u = updates[tensor], start = range.lowerBound
+            OptimizerKernels.adamW(parameters: u.weights + start, gradients: u.gradients + start, firstMoment: u.first + start,
+                                   secondMoment: u.second + start, count: range.count, learningRate: u.rate, beta1: beta1, beta2: beta2,
+                                   epsilon: epsilon, weightDecay: u.decay, step: u.step)
         }
     }
 

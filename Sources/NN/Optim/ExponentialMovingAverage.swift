@@ -33,11 +33,11 @@ public final class ExponentialMovingAverage {
         }
         updates += 1
         let d = currentDecay
-        for i in shadow.indices {
-            let source = current[i].tensor
-            shadow[i].tensor.withUnsafeMutableBufferPointer {
-                OptimizerKernels.emaUpdate(average: $0.baseAddress!, current: source.pointer, count: source.count, decay: d)
-            }
+        // One parallel loop over pieces of every tensor (`TensorPieces`): the same bits as a loop per tensor.
+        let averages = shadow.indices.map { shadow[$0].tensor.uniqueMutablePointer() }
+        TensorPieces.forEach(counts: current.map(\.tensor.count)) { i, range in
+            OptimizerKernels.emaUpdate(average: averages[i] + range.lowerBound, current: current[i].tensor.pointer + range.lowerBound,
+                                       count: range.count, decay: d)
         }
     }
 
