@@ -123,7 +123,7 @@ final class OptimizerTests: XCTestCase {
         XCTAssertEqual(adam.momentAddresses(at: 0)?.second, moments?.second)
     }
 
-    /// AdamW, clipping and the EMA update every tensor in one parallel loop over pieces of at most
+    /// AdamW, SGD, clipping and the EMA update every tensor in one parallel loop over pieces of at most
     /// `TensorPieces.size` elements: on two threads, with tensors around and across a piece's size,
     /// the results are one kernel call per tensor's, bit for bit.
     func testPiecedUpdatesGiveEachTensorsOwnKernelBits() throws {
@@ -161,6 +161,21 @@ final class OptimizerTests: XCTestCase {
                                        learningRate: 0.01, beta1: 0.9, beta2: 0.999, epsilon: 1e-8, weightDecay: 0.05, step: step)
             }
             XCTAssertEqual(differing(parameters[index].parameter.value.values, w), 0, "AdamW, tensor \(index) of \(size)")
+        }
+
+        let sgdParameters = try zip(starts, gradients).enumerated().map { index, pair in
+            (name: "s\(index)", parameter: try parameter(pair.0, gradient: pair.1))
+        }
+        let sgd = try SGD(parameters: sgdParameters, learningRate: 0.01, momentum: 0.9, weightDecay: 0.05, nesterov: true)
+        try sgd.step()
+        try sgd.step()
+        for (index, size) in sizes.enumerated() {
+            var w = starts[index], velocity = [Float](repeating: 0, count: size)
+            for first in [true, false] {
+                OptimizerKernels.sgd(parameters: &w, gradients: gradients[index], velocity: &velocity, count: size, learningRate: 0.01,
+                                     momentum: 0.9, dampening: 0, weightDecay: 0.05, nesterov: true, firstStep: first)
+            }
+            XCTAssertEqual(differing(sgdParameters[index].parameter.value.values, w), 0, "SGD, tensor \(index) of \(size)")
         }
 
         let model = try TinyConvNet(width: 64)

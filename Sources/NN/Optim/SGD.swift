@@ -40,30 +40,37 @@ public final class SGD: Optimizer {
         resolved.hyperparameters(of: name, learningRate: learningRate)
     }
 
+    /// All tensors' updates run as one parallel loop over pieces (`TensorPieces`): the same bits
+    /// as a loop per tensor. Every shape is checked first, so a refused step changes nothing.
     public func step() throws {
-        for (index, (name, p)) in parameters.enumerated() where !p.isFrozen {
+        for (name, p) in parameters where !p.isFrozen {
+            if let gradient = p.gradient { try checkGradientShape(gradient, of: p, named: name, op: "SGD.step") }
+        }
+        struct Update {
+            let weights: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>, velocity: UnsafeMutablePointer<Float>?
+            let count: Int, rate: Float, decay: Float, firstStep: Bool
+        }
+        var updates: [Update] = []
+        for (index, (_, p)) in parameters.enumerated() where !p.isFrozen {
             guard let gradient = p.gradient else { continue }
-            try checkGradientShape(gradient, of: p, named: name, op: "SGD.step")
-            let rate = learningRate * resolved.learningRateMultipliers[index], decay = resolved.weightDecays[index]
-            let count = p.value.count
-            guard momentum > 0 else {
-                p.value.withUnsafeMutableBufferPointer { w in
-                    OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: nil, count: count,
-                                         learningRate: rate, momentum: 0, dampening: 0, weightDecay: decay, nesterov: false)
-                }
-                continue
+            var buffer: UnsafeMutablePointer<Float>?, isFirst = false
+            if momentum > 0 {
+                // PyTorch initialises the buffer with the first gradient (no dampening on step 1),
+                // so the new buffer need not be zeroed: the kernel overwrites it.
+                isFirst = velocity[index] == nil
+                if isFirst { velocity[index] = Tensor(uninitialized: p.shape) }
+                buffer = velocity[index]!.uniqueMutablePointer()
             }
-            // PyTorch initialises the buffer with the first gradient (no dampening on step 1),
-            // so the new buffer need not be zeroed: the kernel overwrites it.
-            let isFirst = velocity[index] == nil
-            if isFirst { velocity[index] = Tensor(uninitialized: p.shape) }
-            p.value.withUnsafeMutableBufferPointer { w in
-                velocity[index]!.withUnsafeMutableBufferPointer { v in
-                    OptimizerKernels.sgd(parameters: w.baseAddress!, gradients: gradient.pointer, velocity: v.baseAddress!, count: count,
-                                         learningRate: rate, momentum: momentum, dampening: dampening,
-                                         weightDecay: decay, nesterov: nesterov, firstStep: isFirst)
-                }
-            }
+            updates.append(Update(weights: p.value.uniqueMutablePointer(), gradients: gradient.pointer, velocity: buffer, count: p.value.count,
+                                  rate: learningRate * resolved.learningRateMultipliers[index], decay: resolved.weightDecays[index],
+                                  firstStep: isFirst))
+        }
+        TensorPieces.forEach(counts: updates.map(\.count)) { tensor, range in
+            let u = updates[tensor], start = range.lowerBound
+            OptimizerKernels.sgd(parameters: u.weights + start, gradients: u.gradients + start, velocity: u.velocity.map { $0 + start },
+                                 count: range.count, learningRate: u.rate, momentum: u.velocity == nil ? 0 : momentum,
+                                 dampening: u.velocity == nil ? 0 : dampening, weightDecay: u.decay,
+                                 nesterov: u.velocity == nil ? false : nesterov, firstStep: u.firstStep)
         }
     }
 
