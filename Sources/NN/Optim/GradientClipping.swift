@@ -5,11 +5,11 @@ import Tensor
 public enum GradientClipping {
     /// Scales all gradients so their global L2 norm is at most `maxNorm`; returns the norm before
     /// clipping. A non-finite norm throws, naming the first parameter with a bad gradient.
-    @discardableResult
     ///
     /// Each tensor's Σg² is taken whole, the tensors spread over the workers, and the totals added
     /// in parameter order; the scaling runs over pieces (`TensorPieces`): the same bits as one
     /// tensor after another.
+    @discardableResult
     public static func clipGlobalNorm(_ parameters: [(name: String, parameter: Parameter)], maxNorm: Float) throws -> Float {
         // Pointers, not tensor copies: a copy would share the storage and make the scaling copy it.
         let gradients = parameters.compactMap { $0.parameter.gradient.map { (values: $0.pointer, count: $0.count) } }

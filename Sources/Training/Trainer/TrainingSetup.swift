@@ -39,7 +39,7 @@ final class TrainingSetup {
     /// Helpers that stay awake between the step's parallel loops (`WorkerTeam`) instead of
     /// parking in Dispatch after each: a step runs ~230 loops, many under 100 µs at the deep
     /// layers, and the caller runs any chunk a helper has not claimed (the loader's thread may
-    /// hold that core). The real step 1.04× (`Reports/benchmarks.md`, "A worker team for the
+    /// hold that core). The real step 1.03× (`Reports/benchmarks.md`, "A worker team for the
     /// training step"); same partitions, so the same bits. Nil on one thread.
     let workers: WorkerTeam?
     /// Tests turn the team off for their scope to compare bits.
