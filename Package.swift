@@ -164,7 +164,7 @@ let package = Package(
         // The small conv net the engine's end-to-end tests train (test support, not a library).
         .target(name: "TestSupport", dependencies: ["NN", "Autograd", "Tensor", "Support"], path: "Tests/TestSupport",
                 swiftSettings: optimizedInDebug),
-        .testTarget(name: "NNTests", dependencies: ["NN", "TestSupport", "Autograd", "Tensor", "Support"]),
+        .testTarget(name: "NNTests", dependencies: ["NN", "TestSupport", "Autograd", "Tensor", "Kernels", "Support"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Tensor", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "TypographyTests", dependencies: ["Typography", "Imaging"]),
         .testTarget(name: "PlottingTests", dependencies: ["Plotting"]),
