@@ -37,6 +37,8 @@ struct BenchTrainCommand: ParsableCommand {
     var peerBoxes = 35
     @Flag(help: "Only profile the real step: forward and backward time per layer type over --steps steps, and the time outside the tape (optimizer, clipping, EMA; waiting for data).")
     var profile = false
+    @Flag(help: "Also time, every round, the real step on batches the loader made before the clock started (the loader idle): the ratio to the step fed as it trains is what the loader's CPU costs the step. The PyTorch real-step peer feeds synthetic tensors.")
+    var loaderShare = false
     @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
     var denseKernels: String?
 
@@ -83,7 +85,7 @@ struct BenchTrainCommand: ParsableCommand {
                 return
             }
             let bare = try EngineBenchmark(configuration: .reference, batch: batchSize)
-            var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = []
+            var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = [], preloadedRates: [Double] = []
             print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
             var realPeerWorkload: RealTorchPeer.Workload?
             var nchwRates: [Double] = [], channelsLastRates: [Double] = []
@@ -101,6 +103,12 @@ struct BenchTrainCommand: ParsableCommand {
                 bareRates.append(b.imagesPerSecond)
                 realRates.append(Double(batchSize) / seconds)
                 waits.append(timings.reduce(0) { $0 + $1.waitingSeconds } / max(timings.reduce(0) { $0 + $1.seconds }, 1e-9))
+                var shareText = ""
+                if loaderShare {
+                    let preloaded = try real.run(steps: steps, preloaded: true).map(\.seconds).sorted()
+                    preloadedRates.append(Double(batchSize) / preloaded[preloaded.count / 2])
+                    shareText = String(format: ", on batches made beforehand %.1f img/s (%.2f× fed)", preloadedRates.last!, preloadedRates.last! / realRates.last!)
+                }
                 var peerText = ""
                 if let realPeerWorkload, let torchPython {
                     let peer = try RealTorchPeer.run(python: torchPython, folder: realPeerFolder, workload: realPeerWorkload, steps: steps)
@@ -113,13 +121,18 @@ struct BenchTrainCommand: ParsableCommand {
                     peerText = String(format: ", PyTorch NCHW step (batch 8) %.1f img/s", nchw)
                 }
                 print(String(format: "  round %d: bare step %.1f img/s, real step %.1f img/s (%.2f×), waiting for data %.1f%%",
-                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + peerText)
+                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + shareText + peerText)
                 fflush(stdout)  // a round takes minutes with the peer: show it when it ends
             }
             func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             let ratios = zip(realRates, bareRates).map { $0 / $1 }
             print(String(format: "median: bare %.1f img/s, real %.1f img/s → real / bare = %.2f× (rounds %.2f–%.2f; target ≥ 0.9)",
                          median(bareRates), median(realRates), median(ratios), ratios.min()!, ratios.max()!))
+            if !preloadedRates.isEmpty {
+                let shares = zip(preloadedRates, realRates).map { $0 / $1 }
+                print(String(format: "real step on batches made beforehand: %.1f img/s, %.2f× the step fed by the loader (rounds %.2f–%.2f): the loader's CPU costs the step %.0f%%",
+                             median(preloadedRates), median(shares), shares.min()!, shares.max()!, 100 * (1 - 1 / median(shares))))
+            }
             if !peerRates.isEmpty {
                 let peerRatios = zip(realRates, peerRates).map { $0 / $1 }
                 print(String(format: "real / PyTorch NCHW step = %.2f× (rounds %.2f–%.2f; target ≥ 1)", median(peerRatios), peerRatios.min()!, peerRatios.max()!))

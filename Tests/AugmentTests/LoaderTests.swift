@@ -101,6 +101,7 @@ final class LoaderTests: XCTestCase {
         }
 
         var claimed: [Int] { lock.lock(); defer { lock.unlock() }; return events.compactMap { if case .claimed(let i, _) = $0 { return i }; return nil } }
+        var finishedCount: Int { lock.lock(); defer { lock.unlock() }; return events.filter { if case .finished = $0 { return true }; return false }.count }
         var mostAhead: Int { lock.lock(); defer { lock.unlock() }; return events.compactMap { if case .claimed(_, let a) = $0 { return a }; return nil }.max() ?? 0 }
 
         /// Waits for `count` more finished batches (the timeout only guards against a hang).
@@ -125,6 +126,25 @@ final class LoaderTests: XCTestCase {
         while try batches.next() != nil {}
         XCTAssertEqual(log.claimed, Array(0..<batches.count), "each batch is made once, in order of claims")
         XCTAssertEqual(log.mostAhead, 2, "never more than `prefetch` batches claimed but not taken")
+    }
+
+    /// `waitUntilAhead` (what `bench train --loader-share` waits on before timing) returns only
+    /// once the workers have made every batch the prefetch bound allows and are idle; with the
+    /// pipeline inline (no workers) at once.
+    func testWaitUntilAheadReturnsOnceThePrefetchBoundIsMade() throws {
+        let loader = try makeLoader(workers: 2)  // prefetch 2
+        let log = ProductionLog()
+        loader.observer = log.record
+        let stream = loader.batches(fromEpoch: 0)
+        for _ in 0..<3 { XCTAssertNotNil(try stream.next()) }
+        stream.waitUntilAhead()
+        XCTAssertEqual(log.claimed, [0, 1, 2, 3, 4], "three taken, two ahead")
+        XCTAssertEqual(log.finishedCount, 5, "every claimed batch finished before it returned")
+        stream.cancel()
+
+        let inline = try makeLoader(workers: 0).batches(fromEpoch: 0)
+        inline.waitUntilAhead()
+        XCTAssertNotNil(try inline.next())
     }
 
     func testStreamPrefetchesTheNextEpochAndMatchesEpochByEpoch() throws {

@@ -22,5 +22,9 @@ final class TrainingThroughputTests: XCTestCase {
         let timings = try throughput.run(steps: 1)
         XCTAssertEqual(timings.count, 1)
         XCTAssertEqual(timings[0].images, throughput.batchSize)
+        // `bench train --loader-share`: the same steps on batches taken before the clock starts.
+        let preloaded = try throughput.run(steps: 2, preloaded: true)
+        XCTAssertEqual(preloaded.map(\.images), [throughput.batchSize, throughput.batchSize])
+        XCTAssertEqual(preloaded.map(\.waitingSeconds).max() ?? 1, 0, accuracy: 0.001, "no step waits for a batch already taken")
     }
 }

@@ -32,6 +32,9 @@ public final class BatchStream {
 
     /// The next batch with its epoch and its index in that epoch; nil only after `cancel()`.
     public func next() throws -> (epoch: Int, index: Int, batch: Batch)? { try production.take() }
+
+    /// Returns once the workers are as far ahead as the prefetch bound lets them and idle.
+    public func waitUntilAhead() { production.waitUntilAhead() }
 }
 
 /// Batches numbered across epochs (global index g: the epochs' batches one after another,
@@ -144,5 +147,19 @@ final class BatchProduction {
         cancelled = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Waits until the workers have made every batch they may make ahead (the prefetch bound is
+    /// reached, or the last epoch is claimed) and none is being made: a benchmark then times the
+    /// trainer with the loader idle.
+    func waitUntilAhead() {
+        if inline { return }  // no workers: batches are made by `take()` itself
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled {
+            let full = nextToClaim >= nextToTake + prefetch || locate(nextToClaim) == nil
+            if full && finished.count >= nextToClaim - nextToTake { return }
+            condition.wait()
+        }
     }
 }

@@ -40,13 +40,22 @@ public final class TrainingThroughput {
     }
 
     /// Runs `steps` steps with the assigner the experiment's later epochs use; with `profile`,
-    /// every op's forward and backward time is added to it under its layer's label.
-    public func run(steps: Int, profile: OpProfile? = nil) throws -> [Timing] {
+    /// every op's forward and backward time is added to it under its layer's label. With
+    /// `preloaded`, the steps' batches are taken from the loader first and the clock starts once
+    /// the loader has refilled its look-ahead and stopped: the step without the loader's CPU
+    /// beside it (`bench train --loader-share`).
+    public func run(steps: Int, profile: OpProfile? = nil, preloaded: Bool = false) throws -> [Timing] {
         var timings: [Timing] = []
         let epoch = setup.config.assigner.staticEpochs ?? 0
-        for _ in 0..<steps {
+        var ready: [Batch] = []
+        if preloaded {
+            for _ in 0..<steps { if let (_, _, batch) = try stream.next() { ready.append(batch) } }
+            stream.waitUntilAhead()
+        }
+        for index in 0..<steps {
             let clock = Stopwatch()
-            guard let (_, _, batch) = try stream.next() else { break }
+            let next = index < ready.count ? ready[index] : try stream.next()?.batch
+            guard let batch = next else { break }
             let waited = clock.seconds
             let result = try Conv2dKernel.withDenseKernels(packed: setup.config.denseKernels == .packed) {
                 try setup.step(batch, epoch: epoch, step: step, profile: profile)
