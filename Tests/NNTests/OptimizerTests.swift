@@ -201,6 +201,20 @@ final class OptimizerTests: XCTestCase {
         XCTAssertEqual(p.value.values, [1, 2])
     }
 
+    /// A gradient of the wrong shape on a later parameter refuses the whole step: the earlier
+    /// parameters keep their values and no optimizer state or step count is made.
+    func testARefusedStepChangesNoParameterAndNoState() throws {
+        for make in [{ (p: [(name: String, parameter: Parameter)]) -> Optimizer in try AdamW(parameters: p) },
+                     { (p: [(name: String, parameter: Parameter)]) -> Optimizer in try SGD(parameters: p, learningRate: 0.1, momentum: 0.9) }] {
+            let good = try parameter([1, 2], gradient: [0.5, 0.5]), bad = try parameter([3], gradient: [1, 2])
+            let optimizer = try make([("good", good), ("bad", bad)])
+            XCTAssertThrowsError(try optimizer.step()) { XCTAssertTrue("\($0)".contains("bad"), "\($0)") }
+            XCTAssertEqual(good.value.values, [1, 2], "\(type(of: optimizer)): the earlier parameter is untouched")
+            XCTAssertTrue(optimizer.stateTensors().isEmpty, "\(type(of: optimizer)): no state made")
+            XCTAssertTrue(optimizer.stateCounters().values.allSatisfy { $0 == 0 }, "\(type(of: optimizer)): no step counted")
+        }
+    }
+
     func testMovingAverageRejectsAnotherModel() throws {
         let ema = try ExponentialMovingAverage(model: try TinyConvNet(width: 4), decay: 0.5)
         XCTAssertThrowsError(try ema.update(from: try TinyConvNet(width: 8))) { error in

@@ -51,10 +51,7 @@ public final class AdamW: Optimizer {
             let first: UnsafeMutablePointer<Float>, second: UnsafeMutablePointer<Float>
             let count: Int, rate: Float, decay: Float, step: Int
         }
-        // Every shape checked before anything changes: a refused step updates no tensor and no count.
-        for (name, p) in parameters where !p.isFrozen {
-            if let gradient = p.gradient { try checkGradientShape(gradient, of: p, named: name, op: "AdamW.step") }
-        }
+        try checkGradientShapes(parameters, op: "AdamW.step")
         var updates: [Update] = []
         for (index, (_, p)) in parameters.enumerated() where !p.isFrozen {
             guard let gradient = p.gradient else { continue }

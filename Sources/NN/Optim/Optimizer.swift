@@ -50,3 +50,11 @@ func checkGradientShape(_ gradient: Tensor, of parameter: Parameter, named name:
         throw TensorError.shapeMismatch(op: op, shapes: [gradient.shape, parameter.shape], reason: "the gradient of '\(name)' (first) must have the parameter's shape (second)")
     }
 }
+
+/// Every unfrozen parameter's gradient checked before the first update, so a refused step
+/// changes no tensor and no counter.
+func checkGradientShapes(_ parameters: [(name: String, parameter: Parameter)], op: String) throws {
+    for (name, p) in parameters where !p.isFrozen {
+        if let gradient = p.gradient { try checkGradientShape(gradient, of: p, named: name, op: op) }
+    }
+}

@@ -43,9 +43,7 @@ public final class SGD: Optimizer {
     /// All tensors' updates run as one parallel loop over pieces (`TensorPieces`): the same bits
     /// as a loop per tensor. Every shape is checked first, so a refused step changes nothing.
     public func step() throws {
-        for (name, p) in parameters where !p.isFrozen {
-            if let gradient = p.gradient { try checkGradientShape(gradient, of: p, named: name, op: "SGD.step") }
-        }
+        try checkGradientShapes(parameters, op: "SGD.step")
         struct Update {
             let weights: UnsafeMutablePointer<Float>, gradients: UnsafePointer<Float>, velocity: UnsafeMutablePointer<Float>?
             let count: Int, rate: Float, decay: Float, firstStep: Bool
