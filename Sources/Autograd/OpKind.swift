@@ -3,7 +3,7 @@
 public enum OpKind: String, CaseIterable, Hashable {
     case add, subtract, multiply, divide, negate
     case matmul, conv2d, depthwiseConv2d
-    case batchNorm, channelAffine
+    case batchNorm, channelAffine, batchNormDepthwise
     case relu, relu6, sigmoid, silu
     case sum, mean
     case reshape, permute, concat, slice, gather

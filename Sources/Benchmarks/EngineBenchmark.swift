@@ -131,17 +131,19 @@ public struct EngineBenchmark {
 public enum LayerTimingTable {
     public static func render(_ timings: [EngineBenchmark.LayerTiming]) -> String {
         func column(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
+        // As wide as the longest label (fused layers read "BN+ReLU6 → depthwise 3×3 s1"), at least 22.
+        let labelWidth = max(22, (timings.map(\.label.count).max() ?? 0) + 1)
         let total = timings.reduce(0) { $0 + $1.forwardMilliseconds + $1.backwardMilliseconds }
-        var lines = ["layer type".padding(toLength: 22, withPad: " ", startingAt: 0)
+        var lines = ["layer type".padding(toLength: labelWidth, withPad: " ", startingAt: 0)
             + column("ops", 5) + column("forward ms", 12) + column("backward ms", 13) + column("total ms", 10) + column("share", 8)]
         for t in timings {
             let sum = t.forwardMilliseconds + t.backwardMilliseconds
-            lines.append(t.label.padding(toLength: 22, withPad: " ", startingAt: 0) + column("\(t.calls)", 5)
+            lines.append(t.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + column("\(t.calls)", 5)
                 + column(String(format: "%.1f", t.forwardMilliseconds), 12) + column(String(format: "%.1f", t.backwardMilliseconds), 13)
                 + column(String(format: "%.1f", sum), 10) + column(String(format: "%.1f%%", total > 0 ? 100 * sum / total : 0), 8))
         }
         let forward = timings.reduce(0) { $0 + $1.forwardMilliseconds }, backward = timings.reduce(0) { $0 + $1.backwardMilliseconds }
-        lines.append("total".padding(toLength: 22, withPad: " ", startingAt: 0) + column("\(timings.reduce(0) { $0 + $1.calls })", 5)
+        lines.append("total".padding(toLength: labelWidth, withPad: " ", startingAt: 0) + column("\(timings.reduce(0) { $0 + $1.calls })", 5)
             + column(String(format: "%.1f", forward), 12) + column(String(format: "%.1f", backward), 13) + column(String(format: "%.1f", total), 10))
         return lines.joined(separator: "\n")
     }

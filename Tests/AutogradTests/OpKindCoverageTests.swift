@@ -25,6 +25,8 @@ final class OpKindCoverageTests: XCTestCase {
         case .depthwiseConv2d: return try x.conv2d(weight: constant([2, 1, 3, 3]), groups: 2)
         case .batchNorm: return try x.batchNorm(gamma: constant([2]), beta: constant([2])).output
         case .channelAffine: return try x.channelAffine(scale: constant([2]), shift: constant([2]))
+        case .batchNormDepthwise:
+            return try x.batchNormDepthwise(gamma: constant([2]), beta: constant([2]), activation: .relu6, weight: constant([2, 1, 3, 3]), stride: 1).output
         case .relu: return x.relu()
         case .relu6: return x.relu6()
         case .sigmoid: return x.sigmoid()

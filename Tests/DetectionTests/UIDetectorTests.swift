@@ -67,6 +67,60 @@ final class UIDetectorTests: XCTestCase {
         }
     }
 
+    /// Each batch norm that feeds a depthwise layer runs fused with it in training
+    /// (`LayerFusion.normalizationIntoDepthwise`): outputs, every gradient and the running
+    /// statistics are the bits of the separate layers. The fused op covers the stem → first block,
+    /// block → block inside a stage and inside each head tower (not a stage's or the stride-4
+    /// tap's output, which the FPN reads), and stands aside in eval mode and when the backbone's
+    /// normalisation is frozen.
+    func testNormalizationFusedIntoDepthwiseLayersGivesTheSameBits() throws {
+        struct Result { let output: [UInt32]; let gradients: [String: [UInt32]]; let buffers: [String: [UInt32]]; let fused: Int }
+        func run(_ configuration: UIDetectorConfiguration, fused: Bool, freeze: Bool = false, eval: Bool = false) throws -> Result {
+            try LayerFusion.$normalizationIntoDepthwise.withValue(fused) {
+                let model = try UIDetector(configuration: configuration, seed: 2)
+                if freeze { _ = model.freeze(prefixes: ["backbone.stem", "backbone.stage3"]) }
+                if eval { model.eval() }
+                var random = SeededRandom(seed: 4)
+                let images = Initialization.uniform(shape: [2, 3, 64, 32], bound: 2, rng: &random)
+                let tape = Tape()
+                let profile = OpProfile()
+                tape.profile = profile
+                let output = try model(tape.constant(images))
+                _ = try tape.backward(output.sumOfSquares())
+                let trainable = model.namedParameters().filter { !$0.parameter.isFrozen }
+                return Result(
+                    output: output.value.values.map(\.bitPattern),
+                    gradients: Dictionary(uniqueKeysWithValues: try trainable.map { ($0.name, try XCTUnwrap($0.parameter.gradient, $0.name).values.map(\.bitPattern)) }),
+                    buffers: Dictionary(uniqueKeysWithValues: model.namedBuffers().map { ($0.name, $0.buffer.value.values.map(\.bitPattern)) }),
+                    fused: profile.entries.filter { $0.label.contains("→ depthwise") }.map(\.calls).reduce(0, +))
+            }
+        }
+        // 13 blocks: the stem and 4 + 5 + 1 blocks feed a depthwise layer inside the backbone's
+        // chains (stride-4 tap: 2 + 1 in stage3); one block → block per head tower (2 convolutions).
+        var configuration = small(.anchorFree)
+        configuration.headConvolutions = 2
+        var stride4 = small(.anchorFree, stride4: true)
+        stride4.headConvolutions = 2
+        for (configuration, fusedOps) in [(configuration, 11 + 3), (stride4, 10 + 4)] {
+            let separate = try run(configuration, fused: false)
+            let fused = try run(configuration, fused: true)
+            XCTAssertEqual(separate.fused, 0)
+            XCTAssertEqual(fused.fused, fusedOps, "fused ops, stride 4: \(configuration.includeStride4)")
+            XCTAssertFalse(fused.gradients.isEmpty)
+            XCTAssertEqual(fused.output, separate.output)
+            XCTAssertEqual(fused.gradients.keys.sorted(), separate.gradients.keys.sorted())
+            for (name, bits) in separate.gradients { XCTAssertEqual(fused.gradients[name], bits, "gradient of \(name)") }
+            for (name, bits) in separate.buffers { XCTAssertEqual(fused.buffers[name], bits, "buffer \(name)") }
+        }
+        // A frozen stem and stage3 normalise with running statistics: those layers run unfused.
+        let frozen = try run(configuration, fused: true, freeze: true), frozenSeparate = try run(configuration, fused: false, freeze: true)
+        XCTAssertEqual(frozen.fused, 11 + 3 - 5, "the stem's and stage3's chain stand aside")
+        XCTAssertEqual(frozen.output, frozenSeparate.output)
+        XCTAssertEqual(frozen.gradients, frozenSeparate.gradients)
+        XCTAssertEqual(frozen.buffers, frozenSeparate.buffers)
+        XCTAssertEqual(try run(configuration, fused: true, eval: true).fused, 0, "eval mode normalises with running statistics")
+    }
+
     func testParameterNamesKeepTheBackboneOfTheReferenceDetector() throws {
         let names = Set(try UIDetector(configuration: small(.anchorFree, stride4: true), seed: 0).namedParameters().map(\.name))
         XCTAssertTrue(names.contains("backbone.stage3.2.pointwise.weight"))

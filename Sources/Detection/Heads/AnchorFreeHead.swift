@@ -46,7 +46,13 @@ public final class AnchorFreeHead: Module {
 
     /// Per level [N, K + 4·bins, H, W].
     public func callAsFunction(_ features: [Variable]) throws -> [Variable] {
-        try zip(towers, outputs).enumerated().map { level, layers in try layers.1(layers.0(features[level])) }
+        try zip(towers, outputs).enumerated().map { level, layers in
+            let (tower, output) = layers
+            let towerOutput = try tower.profiled(on: features[level].tape) {
+                try DepthwiseSeparableBlock.chain(tower.layers[...], from: .value(features[level])).value()
+            }
+            return try output(towerOutput)
+        }
     }
 
     /// Each level's tower and output convolution, its outputs written as rows of the flat matrix.

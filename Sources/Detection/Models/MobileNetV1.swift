@@ -17,7 +17,27 @@ public final class DepthwiseSeparableBlock: Module, Layer {
 
     public override var children: [(name: String, module: Module)] { [("depthwise", depthwise), ("pointwise", pointwise)] }
 
-    public func callAsFunction(_ x: Variable) throws -> Variable { try pointwise(depthwise(x)) }
+    public func callAsFunction(_ x: Variable) throws -> Variable { try callAsFunction(.value(x)).value() }
+
+    /// The block on `input`, a pending normalisation applied by the depthwise layer as it reads;
+    /// the block's own normalisation is left pending for the next layer.
+    public func callAsFunction(_ input: LayerOutput) throws -> LayerOutput {
+        let convolved: Variable
+        switch input {
+        case let .value(x): convolved = try depthwise.convolve(x)
+        case let .convolved(y, pending): convolved = try pending.normalizeThenDepthwise(y, next: depthwise.conv)
+        }
+        return .convolved(try pointwise.convolve(depthwise.normalize(convolved)), pending: pointwise)
+    }
+
+    /// `layers` one after another, each block's normalisation done by the next block as it reads
+    /// (layers other than blocks get values); the last one's stays pending.
+    static func chain(_ layers: ArraySlice<Layer>, from input: LayerOutput) throws -> LayerOutput {
+        try layers.reduce(input) { output, layer in
+            guard let block = layer as? DepthwiseSeparableBlock else { return .value(try layer(output.value())) }
+            return try block(output)
+        }
+    }
 }
 
 extension DepthwiseSeparableBlock: LowerableLayer {
@@ -85,16 +105,30 @@ public final class MobileNetV1: Module {
             let (c3, c4, c5) = try callAsFunction(x)
             return [c3, c4, c5]
         }
-        let c2 = try stage3.profiled(on: x.tape) { try stage3.layers[..<Self.stride4Blocks].reduce(try stem(x)) { try $1($0) } }
-        let c3 = try stage3.profiled(on: x.tape) { try stage3.layers[Self.stride4Blocks...].reduce(c2) { try $1($0) } }
-        let c4 = try stage4(c3)
-        return [c2, c3, c4, try stage5(c4)]
+        let c2 = try stage3.profiled(on: x.tape) {
+            try DepthwiseSeparableBlock.chain(stage3.layers[..<Self.stride4Blocks], from: stemOutput(x)).value()
+        }
+        let c3 = try run(stage3, layers: Self.stride4Blocks..., from: .value(c2))
+        let c4 = try run(stage4, from: .value(c3))
+        return [c2, c3, c4, try run(stage5, from: .value(c4))]
     }
 
     public func callAsFunction(_ x: Variable) throws -> (c3: Variable, c4: Variable, c5: Variable) {
-        let c3 = try stage3(stem(x))
-        let c4 = try stage4(c3)
-        return (c3, c4, try stage5(c4))
+        let c3 = try run(stage3, from: stemOutput(x))
+        let c4 = try run(stage4, from: .value(c3))
+        return (c3, c4, try run(stage5, from: .value(c4)))
+    }
+
+    /// The stem's convolution, its normalisation left to stage3's first depthwise layer.
+    private func stemOutput(_ x: Variable) throws -> LayerOutput { .convolved(try stem.convolve(x), pending: stem) }
+
+    /// A stage's blocks (`layers` of them) as one chain; the stage's output is a value (the FPN reads it).
+    private func run<R: RangeExpression<Int>>(_ stage: Sequential, layers: R, from input: LayerOutput) throws -> Variable {
+        try stage.profiled(on: input.tape) { try DepthwiseSeparableBlock.chain(stage.layers[layers], from: input).value() }
+    }
+
+    private func run(_ stage: Sequential, from input: LayerOutput) throws -> Variable {
+        try run(stage, layers: 0..., from: input)
     }
 
     /// `features(_:includeStride4:)` for inference: the same taps, as values of `graph`.

@@ -280,6 +280,14 @@ struct Filter3x3 {
         w3 = tap(3); w4 = tap(4); w5 = tap(5)
         w6 = tap(6); w7 = tap(7); w8 = tap(8)
     }
+
+    /// Every tap `value` (zero: a placeholder until a channel's filter is known).
+    init(repeating value: Float) {
+        let v = SIMD8<Float>(repeating: value)
+        (w0, w1, w2, w3, w4, w5, w6, w7, w8) = (v, v, v, v, v, v, v, v, v)
+    }
+
+    static let zero = Filter3x3(repeating: 0)
 }
 
 @inline(__always)

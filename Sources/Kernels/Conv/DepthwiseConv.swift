@@ -9,34 +9,54 @@ enum DepthwiseConv {
         let channels = g.inChannels
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
         let taps = g.kernelHeight * g.kernelWidth
-        let fast = g.isDepthwise3x3
         Parallel.forEachChunk(g.batch * channels) { planes, _ in
-            let padded = fast && g.strideHeight == 1 ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
-            let split = fast && g.strideHeight == 2 ? Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth) : nil
+            let convolver = PlaneConvolver(g)
+            defer { convolver.free() }
+            for p in planes {
+                let c = p % channels
+                convolver.forward(input + p * inPlane, weight: weight + c * taps, bias: bias?[c] ?? 0, output: output + p * outPlane)
+            }
+        }
+    }
+
+    /// One worker's buffers for the forward of single planes: a zero-bordered copy (3×3,
+    /// stride 1), split rows (3×3, stride 2), or none (the generic loops).
+    struct PlaneConvolver {
+        let g: Conv2dGeometry
+        let padded: Depthwise3x3.PaddedPlane?
+        let split: Depthwise3x3.SplitRows?
+        let splitBuffer: UnsafeMutablePointer<Float>?
+
+        init(_ g: Conv2dGeometry) {
+            self.g = g
+            let fast = g.isDepthwise3x3
+            padded = fast && g.strideHeight == 1 ? Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth) : nil
+            split = fast && g.strideHeight == 2 ? Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth) : nil
             // Zeroed once: the border and the slots past a row's end are never written, so stay zero for every plane.
-            let splitBuffer = split.map { rows -> UnsafeMutablePointer<Float> in
+            splitBuffer = split.map { rows -> UnsafeMutablePointer<Float> in
                 let buffer = UnsafeMutablePointer<Float>.allocate(capacity: rows.count)
                 buffer.initialize(repeating: 0, count: rows.count)
                 return buffer
             }
-            defer {
-                padded?.free()
-                splitBuffer?.deallocate()
-            }
-            for p in planes {
-                let c = p % channels
-                let x = input + p * inPlane, y = output + p * outPlane
-                let w = weight + c * taps, b = bias?[c] ?? 0
-                if let padded {
-                    padded.load(x)
-                    Depthwise3x3.forwardStride1(padded, Filter3x3(w), bias: b, output: y)
-                } else if let split, let splitBuffer {
-                    split.load(x, into: splitBuffer)
-                    Depthwise3x3.forwardStride2(split: split, buffer: splitBuffer, outHeight: g.outHeight, outWidth: g.outWidth,
-                                                Filter3x3(w), bias: b, epilogue: NoEpilogue(), output: y)
-                } else {
-                    genericForward(g, plane: x, weight: w, bias: b, output: y)
-                }
+        }
+
+        func free() {
+            padded?.free()
+            splitBuffer?.deallocate()
+        }
+
+        /// The output plane `y` of input plane `x` with filter `w` (taps row-major) and `bias`.
+        @inline(__always)
+        func forward(_ x: UnsafePointer<Float>, weight w: UnsafePointer<Float>, bias b: Float, output y: UnsafeMutablePointer<Float>) {
+            if let padded {
+                padded.load(x)
+                Depthwise3x3.forwardStride1(padded, Filter3x3(w), bias: b, output: y)
+            } else if let split, let splitBuffer {
+                split.load(x, into: splitBuffer)
+                Depthwise3x3.forwardStride2(split: split, buffer: splitBuffer, outHeight: g.outHeight, outWidth: g.outWidth,
+                                            Filter3x3(w), bias: b, epilogue: NoEpilogue(), output: y)
+            } else {
+                genericForward(g, plane: x, weight: w, bias: b, output: y)
             }
         }
     }
@@ -118,34 +138,68 @@ enum DepthwiseConv {
         precondition(g.isDepthwise3x3, "the fused depthwise backward takes 3×3, pad 1, stride 1 or 2")
         let channels = g.inChannels
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
-        let stride1 = g.strideHeight == 1
         Parallel.forEachChunk(channels) { channelRange, _ in
-            let paddedInput = Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth)
-            let paddedGradient = stride1 ? Depthwise3x3.PaddedPlane(height: g.outHeight, width: g.outWidth) : nil
-            let gradientRows = stride1 ? nil : Depthwise3x3.GradientRows(outHeight: g.outHeight, outWidth: g.outWidth)
-            defer { paddedInput.free(); paddedGradient?.free(); gradientRows?.free() }
-            var sums = [Double](repeating: 0, count: 9)
+            var planes = PlaneBackward(g)
+            defer { planes.free() }
             for c in channelRange {
-                for t in 0..<9 { sums[t] = 0 }
-                let w = weight + c * 9
-                let filter = Filter3x3(w), rotated = Filter3x3(w, rotated: true)
+                planes.startChannel(weight: weight + c * 9)
                 for n in 0..<g.batch {
                     let p = n * channels + c
-                    let x = input + p * inPlane, gy = gradOutput + p * outPlane, gx = gradInput + p * inPlane
-                    if let paddedGradient {
-                        paddedGradient.load(gy)
-                        Depthwise3x3.forwardStride1(paddedGradient, rotated, bias: 0, output: gx)
-                    } else if let gradientRows {
-                        Depthwise3x3.backwardInputStride2(
-                            gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, filter, rows: gradientRows,
-                            gradInput: gx, height: g.inHeight, width: g.inWidth)
-                    }
-                    paddedInput.load(x)
-                    Depthwise3x3.accumulateWeightGradient(
-                        paddedInput, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, stride: g.strideHeight, into: &sums)
+                    planes.add(input: input + p * inPlane, gradOutput: gradOutput + p * outPlane, gradInput: gradInput + p * inPlane)
                 }
-                for t in 0..<9 { gradWeight[c * 9 + t] = Float(sums[t]) }
+                planes.finishChannel(gradWeight: gradWeight + c * 9)
             }
+        }
+    }
+
+    /// One worker's buffers for `backward`, one channel at a time: `add` each image's planes in
+    /// image order between `startChannel` and `finishChannel` (which writes the filter's gradient).
+    struct PlaneBackward {
+        let g: Conv2dGeometry
+        let paddedInput: Depthwise3x3.PaddedPlane
+        let paddedGradient: Depthwise3x3.PaddedPlane?
+        let gradientRows: Depthwise3x3.GradientRows?
+        var sums = [Double](repeating: 0, count: 9)
+        var filter = Filter3x3.zero, rotated = Filter3x3.zero
+
+        init(_ g: Conv2dGeometry) {
+            self.g = g
+            let stride1 = g.strideHeight == 1
+            paddedInput = Depthwise3x3.PaddedPlane(height: g.inHeight, width: g.inWidth)
+            paddedGradient = stride1 ? Depthwise3x3.PaddedPlane(height: g.outHeight, width: g.outWidth) : nil
+            gradientRows = stride1 ? nil : Depthwise3x3.GradientRows(outHeight: g.outHeight, outWidth: g.outWidth)
+        }
+
+        func free() {
+            paddedInput.free()
+            paddedGradient?.free()
+            gradientRows?.free()
+        }
+
+        mutating func startChannel(weight w: UnsafePointer<Float>) {
+            for t in 0..<9 { sums[t] = 0 }
+            filter = Filter3x3(w)
+            rotated = Filter3x3(w, rotated: true)
+        }
+
+        /// The input gradient of one image's plane into `gradInput`, and its share of the filter's gradient.
+        @inline(__always)
+        mutating func add(input x: UnsafePointer<Float>, gradOutput gy: UnsafePointer<Float>, gradInput gx: UnsafeMutablePointer<Float>) {
+            if let paddedGradient {
+                paddedGradient.load(gy)
+                Depthwise3x3.forwardStride1(paddedGradient, rotated, bias: 0, output: gx)
+            } else if let gradientRows {
+                Depthwise3x3.backwardInputStride2(
+                    gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, filter, rows: gradientRows,
+                    gradInput: gx, height: g.inHeight, width: g.inWidth)
+            }
+            paddedInput.load(x)
+            Depthwise3x3.accumulateWeightGradient(
+                paddedInput, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, stride: g.strideHeight, into: &sums)
+        }
+
+        func finishChannel(gradWeight: UnsafeMutablePointer<Float>) {
+            for t in 0..<9 { gradWeight[t] = Float(sums[t]) }
         }
     }
 

@@ -40,8 +40,9 @@ public enum BatchNormKernel {
         output: UnsafeMutablePointer<Float>
     ) {
         Parallel.forEach(channels) { c in
-            (mean[c], variance[c]) = channelStatistics(c, input: input, batch: batch, channels: channels, spatial: spatial)
-            invStd[c] = 1 / (variance[c] + epsilon).squareRoot()
+            channelTrainingStatistics(
+                c, input: input, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, mean: mean,
+                variance: variance, invStd: invStd)
             let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
@@ -49,6 +50,28 @@ public enum BatchNormKernel {
                     input + offset, count: spatial, scale: scale, shift: shift, activation: activation, output: output + offset)
             }
         }
+    }
+
+    /// `trainingForward`'s statistics without the normalisation, for an op that normalises
+    /// later, plane by plane (`NormalizedDepthwise`): the same values, bit for bit.
+    public static func trainingStatistics(
+        input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int, epsilon: Float,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEach(channels) { c in
+            channelTrainingStatistics(
+                c, input: input, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, mean: mean,
+                variance: variance, invStd: invStd)
+        }
+    }
+
+    @inline(__always)
+    static func channelTrainingStatistics(
+        _ c: Int, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int, epsilon: Float,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>
+    ) {
+        (mean[c], variance[c]) = channelStatistics(c, input: input, batch: batch, channels: channels, spatial: spatial)
+        invStd[c] = 1 / (variance[c] + epsilon).squareRoot()
     }
 
     /// `y = act((x − mean) · invStd · gamma + beta)`; nil gamma/beta mean 1/0, nil
@@ -95,42 +118,80 @@ public enum BatchNormKernel {
         gradBeta: UnsafeMutablePointer<Float>?
     ) {
         let mask = FusedActivationMask(activation)
-        let count = Float(batch * spatial)
         Parallel.forEach(channels) { c in
             let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
-            var sumG = 0.0, sumGX = 0.0
+            var sums = GradientSums()
             for n in 0..<batch {
                 let offset = (n * channels + c) * spatial
-                if let mask {
-                    let (s, d) = VectorSums.preActivationMaskedSumAndDot(
-                        gradOutput + offset, input + offset, count: spatial, scale: scale, shift: shift,
-                        lower: mask.lower, upper: mask.upper)
-                    sumG += s
-                    sumGX += d
-                } else {
-                    sumG += VectorSums.sum(gradOutput + offset, count: spatial)
-                    sumGX += VectorSums.dot(gradOutput + offset, input + offset, count: spatial)
-                }
+                sums.add(gradOutput: gradOutput + offset, input: input + offset, count: spatial, scale: scale, shift: shift, mask: mask)
             }
+            guard let coefficients = BackwardCoefficients(
+                c, sums: sums, count: batch * spatial, mean: mean, invStd: invStd, gamma: gamma,
+                gradGamma: gradGamma, gradBeta: gradBeta) else { return }
+            for n in 0..<batch {
+                let offset = (n * channels + c) * spatial
+                coefficients.combine(
+                    gradOutput: gradOutput + offset, input: input + offset, count: spatial, scale: scale, shift: shift,
+                    mask: mask, output: gradInput + offset)
+            }
+        }
+    }
+
+    /// One channel's `Σ dy·m` and `Σ dy·m·x` (m: the fused activation's derivative, 1 without
+    /// one), added plane by plane in image order; in Double, so the centring below is safe.
+    struct GradientSums {
+        var sumG = 0.0, sumGX = 0.0
+
+        @inline(__always)
+        mutating func add(
+            gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, count: Int, scale: Float, shift: Float,
+            mask: FusedActivationMask?
+        ) {
+            if let mask {
+                let (s, d) = VectorSums.preActivationMaskedSumAndDot(
+                    gradOutput, input, count: count, scale: scale, shift: shift, lower: mask.lower, upper: mask.upper)
+                sumG += s
+                sumGX += d
+            } else {
+                sumG += VectorSums.sum(gradOutput, count: count)
+                sumGX += VectorSums.dot(gradOutput, input, count: count)
+            }
+        }
+    }
+
+    /// One channel's `dx = a·dy·m + b·x + k` from its `GradientSums`; writes dgamma and dbeta.
+    struct BackwardCoefficients {
+        let a: Float, b: Float, k: Float
+
+        /// Nil for an empty channel (its dgamma and dbeta are still written).
+        @inline(__always)
+        init?(
+            _ c: Int, sums: GradientSums, count: Int, mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>,
+            gamma: UnsafePointer<Float>?, gradGamma: UnsafeMutablePointer<Float>?, gradBeta: UnsafeMutablePointer<Float>?
+        ) {
             let m = mean[c], s = invStd[c]
             // Σ dy·(x − mean) from Σ dy·x: the data sums are in Double, so the subtraction is safe.
-            let sumGCentred = Float(sumGX - Double(m) * sumG)
-            gradBeta?[c] = Float(sumG)
+            let sumGCentred = Float(sums.sumGX - Double(m) * sums.sumG)
+            gradBeta?[c] = Float(sums.sumG)
             gradGamma?[c] = sumGCentred * s
-            guard count > 0 else { return }
-            let a = (gamma?[c] ?? 1) * s
-            let b = -a * s * s * sumGCentred / count
-            let k = -a * Float(sumG) / count - b * m
-            for n in 0..<batch {
-                let offset = (n * channels + c) * spatial
-                if let mask {
-                    VectorSums.preActivationCombineMasked(
-                        gradOutput + offset, input + offset, count: spatial, scale: scale, shift: shift,
-                        lower: mask.lower, upper: mask.upper, a: a, b: b, c: k, output: gradInput + offset)
-                } else {
-                    VectorSums.combine(
-                        gradOutput + offset, input + offset, count: spatial, a: a, b: b, c: k, output: gradInput + offset)
-                }
+            guard count > 0 else { return nil }
+            let count = Float(count)
+            a = (gamma?[c] ?? 1) * s
+            b = -a * s * s * sumGCentred / count
+            k = -a * Float(sums.sumG) / count - b * m
+        }
+
+        @inline(__always)
+        func combine(
+            gradOutput: UnsafePointer<Float>, input: UnsafePointer<Float>, count: Int, scale: Float, shift: Float,
+            mask: FusedActivationMask?, output: UnsafeMutablePointer<Float>
+        ) {
+            if let mask {
+                VectorSums.preActivationCombineMasked(
+                    gradOutput, input, count: count, scale: scale, shift: shift, lower: mask.lower, upper: mask.upper,
+                    a: a, b: b, c: k, output: output)
+            } else {
+                VectorSums.combine(gradOutput, input, count: count, a: a, b: b, c: k, output: output)
             }
         }
     }

@@ -63,6 +63,28 @@ public final class BatchNorm2d: Module, Layer {
         return output
     }
 
+    /// Training-mode normalisation and `activation` followed by `depthwise`'s convolution, as one
+    /// op that never stores the normalised tensor (`Variable.batchNormDepthwise`, the same bits);
+    /// updates the running statistics like `callAsFunction`. Nil when this layer uses running
+    /// statistics, `activation` is not relu, relu6 or none, or `depthwise` is not a 3×3 depthwise
+    /// convolution with padding 1, stride 1 or 2 and no bias: the caller then runs the two layers.
+    public func normalizeThenDepthwise(_ x: Variable, activation: ActivationKind?, depthwise: Conv2d) throws -> Variable? {
+        let channels = gamma.value.count
+        guard !usesRunningStatistics, activation == nil || activation == .relu || activation == .relu6,
+              depthwise.weight.shape == [channels, 1, 3, 3], depthwise.groups == channels, depthwise.padding == 1,
+              depthwise.stride == 1 || depthwise.stride == 2, depthwise.bias == nil,
+              x.shape.count == 4, x.shape[1] == channels else { return nil }
+        let tape = x.tape
+        let label = [profileLabel, depthwise.profileLabel].compactMap { $0 }.joined(separator: " → ")
+        return try tape.profiled(as: label) {
+            let (output, statistics) = try x.batchNormDepthwise(
+                gamma: tape.parameter(gamma), beta: tape.parameter(beta), epsilon: epsilon, activation: activation,
+                weight: tape.parameter(depthwise.weight), stride: depthwise.stride)
+            updateRunningStatistics(statistics)
+            return output
+        }
+    }
+
     /// scale = γ/√(var+ε), shift = β − mean·scale.
     public func affineCoefficients() -> (scale: Tensor, shift: Tensor) {
         let c = gamma.value.count

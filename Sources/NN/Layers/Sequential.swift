@@ -66,9 +66,18 @@ public final class ConvBatchNormActivation: Module, Layer {
     public override var children: [(name: String, module: Module)] { [("bn", bn)] }
 
     public func callAsFunction(_ x: Variable) throws -> Variable {
-        try profiled(on: x.tape) {
-            let y = try conv(x)
-            return try bn.profiled(on: x.tape) {
+        try profiled(on: x.tape) { try normalize(conv(x)) }
+    }
+
+    /// The convolution alone: `normalize` (or `normalizeThenDepthwise`) finishes the layer.
+    public func convolve(_ x: Variable) throws -> Variable {
+        try profiled(on: x.tape) { try conv(x) }
+    }
+
+    /// Batch norm and the activation of `convolve`'s output.
+    public func normalize(_ y: Variable) throws -> Variable {
+        try profiled(on: y.tape) {
+            try bn.profiled(on: y.tape) {
                 switch activation {
                 case .none: return try bn(y)
                 case .relu: return try bn(y, activation: .relu)
@@ -79,6 +88,53 @@ public final class ConvBatchNormActivation: Module, Layer {
             }
         }
     }
+
+    /// `next(normalize(y))` for a depthwise 3×3 `next`, the normalised tensor never stored
+    /// (`BatchNorm2d.normalizeThenDepthwise`) — unless `LayerFusion.normalizationIntoDepthwise`
+    /// is off or the fused op does not cover these layers; then the two run as usual.
+    public func normalizeThenDepthwise(_ y: Variable, next: Conv2d) throws -> Variable {
+        let kind: ActivationKind?? = switch activation {
+        case .none: .some(nil)
+        case .relu: .some(.relu)
+        case .relu6: .some(.relu6)
+        case .sigmoid, .silu: .none
+        }
+        if LayerFusion.normalizationIntoDepthwise, case let .some(fusable) = kind,
+           let output = try profiled(on: y.tape, { try bn.normalizeThenDepthwise(y, activation: fusable, depthwise: next) }) {
+            return output
+        }
+        return try next(normalize(y))
+    }
+}
+
+/// What a layer hands the next one: a value, or a convolution's output whose batch norm and
+/// activation are still to come, so that a depthwise layer next can apply them as it reads
+/// (`ConvBatchNormActivation.normalizeThenDepthwise`).
+public enum LayerOutput {
+    case value(Variable)
+    case convolved(Variable, pending: ConvBatchNormActivation)
+
+    public var tape: Tape {
+        switch self {
+        case let .value(x): return x.tape
+        case let .convolved(y, _): return y.tape
+        }
+    }
+
+    /// The value, normalising a pending convolution's output now.
+    public func value() throws -> Variable {
+        switch self {
+        case let .value(x): return x
+        case let .convolved(y, pending): return try pending.normalize(y)
+        }
+    }
+}
+
+/// Switches for fused training ops that give the same bits as the layers they replace (tests
+/// compare both ways).
+public enum LayerFusion {
+    /// Batch norm + activation + the depthwise 3×3 after it as one op (`ConvBatchNormActivation.normalizeThenDepthwise`).
+    @TaskLocal public static var normalizationIntoDepthwise = true
 }
 
 /// A list of modules named "0", "1", ... without a forward of its own.

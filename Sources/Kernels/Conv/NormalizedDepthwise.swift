@@ -1,0 +1,87 @@
+/// Training-mode batch norm (batch statistics, optionally fused with relu or relu6) followed by
+/// a 3×3 depthwise convolution (pad 1, stride 1 or 2, no bias), without the normalised tensor.
+///
+/// Why: the depthwise kernels copy every input plane into a bordered buffer anyway, so the
+/// normalisation can be done per plane just before that copy, in cache. The normalised tensor is
+/// then never written nor read back (MobileNet's largest tensors feed its depthwise layers), and
+/// the backward keeps each channel's depthwise input gradients in a per-worker buffer while batch
+/// norm's sums and input gradient read them, instead of a whole tensor in memory.
+///
+/// Bits: every value comes from the functions `BatchNormKernel.trainingForward`/`backward` and
+/// `DepthwiseConv.forward`/`backward` use, in the same order (channels in one task, images in
+/// order), so the results equal those of the two ops for any thread count.
+public enum NormalizedDepthwise {
+    /// Whether the fused op covers `g`: a depthwise 3×3, pad 1, stride 1 or 2.
+    public static func isSupported(_ g: Conv2dGeometry) -> Bool { g.isDepthwise3x3 }
+
+    /// The statistics (`mean`, biased `variance`, `invStd`) of `input` as `trainingForward`
+    /// computes them, then `output` = depthwise(act(normalise(input))).
+    public static func forward(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, epsilon: Float, gamma: UnsafePointer<Float>?,
+        beta: UnsafePointer<Float>?, activation: ActivationKind?, weight: UnsafePointer<Float>,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        precondition(isSupported(g), "NormalizedDepthwise takes a depthwise 3×3, pad 1, stride 1 or 2: \(g)")
+        let channels = g.inChannels
+        let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        BatchNormKernel.trainingStatistics(
+            input: input, batch: g.batch, channels: channels, spatial: inPlane, epsilon: epsilon, mean: mean,
+            variance: variance, invStd: invStd)
+        Parallel.forEachChunk(g.batch * channels) { planes, _ in
+            let convolver = DepthwiseConv.PlaneConvolver(g)
+            let normalized = Workspace(count: inPlane)
+            defer { convolver.free(); normalized.free() }
+            for p in planes {
+                let c = p % channels
+                let (scale, shift) = BatchNormKernel.normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
+                VectorSums.affine(input + p * inPlane, count: inPlane, scale: scale, shift: shift, activation: activation,
+                                  output: normalized.pointer)
+                convolver.forward(normalized.pointer, weight: weight + c * 9, bias: 0, output: output + p * outPlane)
+            }
+        }
+    }
+
+    /// Gradients of `forward`'s output with respect to its input (`gradInput`), the filters
+    /// (`gradWeight`), and gamma and beta, from the statistics `forward` returned.
+    public static func backward(
+        _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
+        mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
+        beta: UnsafePointer<Float>?, activation: ActivationKind?, weight: UnsafePointer<Float>,
+        gradInput: UnsafeMutablePointer<Float>, gradWeight: UnsafeMutablePointer<Float>,
+        gradGamma: UnsafeMutablePointer<Float>?, gradBeta: UnsafeMutablePointer<Float>?
+    ) {
+        precondition(isSupported(g), "NormalizedDepthwise takes a depthwise 3×3, pad 1, stride 1 or 2: \(g)")
+        let channels = g.inChannels
+        let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        let mask = FusedActivationMask(activation)
+        Parallel.forEachChunk(channels) { channelRange, _ in
+            var planes = DepthwiseConv.PlaneBackward(g)
+            // One channel's normalised plane, and the depthwise input gradients of all its images.
+            let normalized = Workspace(count: inPlane), gradNormalized = Workspace(count: g.batch * inPlane)
+            defer { planes.free(); normalized.free(); gradNormalized.free() }
+            for c in channelRange {
+                let (scale, shift) = BatchNormKernel.normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
+                planes.startChannel(weight: weight + c * 9)
+                var sums = BatchNormKernel.GradientSums()
+                for n in 0..<g.batch {
+                    let p = n * channels + c
+                    let x = input + p * inPlane, gz = gradNormalized.pointer + n * inPlane
+                    VectorSums.affine(x, count: inPlane, scale: scale, shift: shift, activation: activation, output: normalized.pointer)
+                    planes.add(input: normalized.pointer, gradOutput: gradOutput + p * outPlane, gradInput: gz)
+                    sums.add(gradOutput: gz, input: x, count: inPlane, scale: scale, shift: shift, mask: mask)
+                }
+                planes.finishChannel(gradWeight: gradWeight + c * 9)
+                guard let coefficients = BatchNormKernel.BackwardCoefficients(
+                    c, sums: sums, count: g.batch * inPlane, mean: mean, invStd: invStd, gamma: gamma,
+                    gradGamma: gradGamma, gradBeta: gradBeta) else { continue }
+                for n in 0..<g.batch {
+                    let p = n * channels + c
+                    coefficients.combine(
+                        gradOutput: gradNormalized.pointer + n * inPlane, input: input + p * inPlane, count: inPlane,
+                        scale: scale, shift: shift, mask: mask, output: gradInput + p * inPlane)
+                }
+            }
+        }
+    }
+}
