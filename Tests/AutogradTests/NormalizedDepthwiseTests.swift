@@ -34,8 +34,30 @@ final class NormalizedDepthwiseTests: XCTestCase {
         }
     }
 
-    /// The fused op against `batchNorm` then `conv2d`: output, statistics and all four gradients
-    /// identical, on one to three threads (odd widths exercise the vector kernels' partial columns).
+    /// With the following batch norm in the op: gradients of all six inputs against float64.
+    func testDepthwiseWithFollowingBatchNormAgainstFloat64() throws {
+        for (index, (shape, stride)) in [([2, 3, 5, 6], 1), ([2, 2, 7, 6], 2)].enumerated() {
+            var check = GradientCheck()
+            check.seed = UInt64(index + 21)
+            check.context = "\(shape) stride \(stride), then batch norm + ReLU6: "
+            check.inputRanges = [-2...2, 1...4, -1...3, -1...1, 1...4, -1...3]
+            let c = shape[1]
+            let outShape = [shape[0], c, (shape[2] - 1) / stride + 1, (shape[3] - 1) / stride + 1]
+            try check.run(shapes: [shape, [c], [c], [c, 1, 3, 3], [c], [c]], engine: { _, v in
+                try v[0].batchNormDepthwise(gamma: v[1], beta: v[2], activation: .relu6, weight: v[3], stride: stride,
+                                            then: FollowingBatchNorm(gamma: v[4], beta: v[5], activation: .relu6)).output
+            }, reference: { xs in
+                let normalized = batchNormReference(xs[0], shape, gamma: xs[1], beta: xs[2]).map { min(max($0, 0), 6) }
+                let convolved = convolutionReference(normalized, shape, xs[3], [c, 1, 3, 3], bias: nil, stride: (stride, stride),
+                                                     padding: (1, 1), groups: c)
+                return batchNormReference(convolved, outShape, gamma: xs[4], beta: xs[5]).map { min(max($0, 0), 6) }
+            })
+        }
+    }
+
+    /// The fused op against `batchNorm` then `conv2d` (then `batchNorm` again when the op runs the
+    /// following batch norm): output, statistics and all gradients identical, on one to three
+    /// threads (odd widths exercise the vector kernels' partial columns).
     func testSameBitsAsBatchNormThenDepthwiseConvolution() throws {
         for (shape, stride) in [([3, 5, 9, 13], 1), ([2, 4, 11, 10], 2), ([4, 3, 16, 24], 1), ([2, 6, 17, 9], 2)] {
             for threads in 1...3 {
@@ -49,29 +71,42 @@ final class NormalizedDepthwiseTests: XCTestCase {
                 let outShape = [shape[0], c, (shape[2] - 1) / stride + 1, (shape[3] - 1) / stride + 1]
                 let seed = try randomTensor(outShape, -1...1, &rng)
 
-                func run(fused: Bool) throws -> (output: Tensor, mean: Tensor, variance: Tensor, gradients: [Tensor]) {
+                let gamma2 = try randomTensor([c], 0.5...3, &rng), beta2 = try randomTensor([c], -1...2, &rng)
+
+                // Batch norm → depthwise, and the same with the following batch norm (γ2, β2) inside.
+                func run(fused: Bool, following: Bool) throws -> (output: Tensor, statistics: [Tensor], gradients: [Tensor]) {
                     let tape = Tape()
-                    let leaves = [x, gamma, beta, weight].map { tape.leaf($0) }
-                    let output: Variable, statistics: BatchStatistics
+                    let leaves = [x, gamma, beta, weight, gamma2, beta2].map { tape.leaf($0) }
+                    var output: Variable, statistics: [BatchStatistics]
                     if fused {
-                        (output, statistics) = try leaves[0].batchNormDepthwise(
-                            gamma: leaves[1], beta: leaves[2], activation: .relu6, weight: leaves[3], stride: stride)
+                        let result = try leaves[0].batchNormDepthwise(
+                            gamma: leaves[1], beta: leaves[2], activation: .relu6, weight: leaves[3], stride: stride,
+                            then: following ? FollowingBatchNorm(gamma: leaves[4], beta: leaves[5], activation: .relu6) : nil)
+                        (output, statistics) = (result.output, [result.statistics] + (result.followingStatistics.map { [$0] } ?? []))
                     } else {
-                        let normalized: Variable
-                        (normalized, statistics) = try leaves[0].batchNorm(gamma: leaves[1], beta: leaves[2], activation: .relu6)
+                        let (normalized, first) = try leaves[0].batchNorm(gamma: leaves[1], beta: leaves[2], activation: .relu6)
                         output = try normalized.conv2d(weight: leaves[3], stride: (stride, stride), padding: (1, 1), groups: c)
+                        statistics = [first]
+                        if following {
+                            let second: BatchStatistics
+                            (output, second) = try output.batchNorm(gamma: leaves[4], beta: leaves[5], activation: .relu6)
+                            statistics.append(second)
+                        }
                     }
                     let gradients = try tape.backward(output, seed: seed)
-                    return (output.value, statistics.mean, statistics.variance, try leaves.map { try XCTUnwrap(gradients[$0]) })
+                    return (output.value, statistics.flatMap { [$0.mean, $0.variance] },
+                            try leaves.prefix(following ? 6 : 4).map { try XCTUnwrap(gradients[$0]) })
                 }
-                let fused = try run(fused: true), separate = try run(fused: false)
-                let context = "\(shape) stride \(stride), \(threads) threads"
-                XCTAssertEqual(fused.output.shape, separate.output.shape, context)
-                XCTAssertEqual(bits(fused.output), bits(separate.output), "output, \(context)")
-                XCTAssertEqual(bits(fused.mean), bits(separate.mean), "mean, \(context)")
-                XCTAssertEqual(bits(fused.variance), bits(separate.variance), "variance, \(context)")
-                for (name, (a, b)) in zip(["input", "gamma", "beta", "weight"], zip(fused.gradients, separate.gradients)) {
-                    XCTAssertEqual(bits(a), bits(b), "gradient of \(name), \(context)")
+                for following in [false, true] {
+                    let fused = try run(fused: true, following: following), separate = try run(fused: false, following: following)
+                    let context = "\(shape) stride \(stride), \(threads) threads\(following ? ", then batch norm" : "")"
+                    XCTAssertEqual(fused.output.shape, separate.output.shape, context)
+                    XCTAssertEqual(bits(fused.output), bits(separate.output), "output, \(context)")
+                    XCTAssertEqual(fused.statistics.count, following ? 4 : 2, context)
+                    for (a, b) in zip(fused.statistics, separate.statistics) { XCTAssertEqual(bits(a), bits(b), "statistics, \(context)") }
+                    for (name, (a, b)) in zip(["input", "gamma", "beta", "weight", "gamma2", "beta2"], zip(fused.gradients, separate.gradients)) {
+                        XCTAssertEqual(bits(a), bits(b), "gradient of \(name), \(context)")
+                    }
                 }
             }
         }

@@ -67,18 +67,18 @@ final class UIDetectorTests: XCTestCase {
         }
     }
 
-    /// Each batch norm that feeds a depthwise layer runs fused with it in training
-    /// (`LayerFusion.normalizationIntoDepthwise`): outputs, every gradient and the running
-    /// statistics are the bits of the separate layers. The fused op covers the stem → first block,
-    /// block → block inside a stage and inside each head tower (not a stage's or the stride-4
-    /// tap's output, which the FPN reads), and stands aside in eval mode and when the backbone's
-    /// normalisation is frozen.
+    /// Each batch norm that feeds a depthwise layer runs fused with it and the depthwise layer's
+    /// own batch norm in training (`LayerFusion.normalizationIntoDepthwise`): outputs, every
+    /// gradient and the running statistics are the bits of the separate layers. The fused op
+    /// covers the stem → first block, block → block inside a stage and inside each head tower (not
+    /// a stage's or the stride-4 tap's output, which the FPN reads), leaves out a frozen following
+    /// batch norm, and stands aside in eval mode and where the first normalisation is frozen.
     func testNormalizationFusedIntoDepthwiseLayersGivesTheSameBits() throws {
-        struct Result { let output: [UInt32]; let gradients: [String: [UInt32]]; let buffers: [String: [UInt32]]; let fused: Int }
-        func run(_ configuration: UIDetectorConfiguration, fused: Bool, freeze: Bool = false, eval: Bool = false) throws -> Result {
+        struct Result { let output: [UInt32]; let gradients: [String: [UInt32]]; let buffers: [String: [UInt32]]; let fused: Int; let followed: Int }
+        func run(_ configuration: UIDetectorConfiguration, fused: Bool, freeze: [String] = [], eval: Bool = false) throws -> Result {
             try LayerFusion.$normalizationIntoDepthwise.withValue(fused) {
                 let model = try UIDetector(configuration: configuration, seed: 2)
-                if freeze { _ = model.freeze(prefixes: ["backbone.stem", "backbone.stage3"]) }
+                _ = model.freeze(prefixes: freeze)
                 if eval { model.eval() }
                 var random = SeededRandom(seed: 4)
                 let images = Initialization.uniform(shape: [2, 3, 64, 32], bound: 2, rng: &random)
@@ -92,7 +92,9 @@ final class UIDetectorTests: XCTestCase {
                     output: output.value.values.map(\.bitPattern),
                     gradients: Dictionary(uniqueKeysWithValues: try trainable.map { ($0.name, try XCTUnwrap($0.parameter.gradient, $0.name).values.map(\.bitPattern)) }),
                     buffers: Dictionary(uniqueKeysWithValues: model.namedBuffers().map { ($0.name, $0.buffer.value.values.map(\.bitPattern)) }),
-                    fused: profile.entries.filter { $0.label.contains("→ depthwise") }.map(\.calls).reduce(0, +))
+                    fused: profile.entries.filter { $0.label.contains("→ depthwise") }.map(\.calls).reduce(0, +),
+                    followed: profile.entries.filter { $0.label.contains("→ depthwise") && $0.label.hasSuffix("→ BN+ReLU6") }
+                        .map(\.calls).reduce(0, +))
             }
         }
         // 13 blocks: the stem and 4 + 5 + 1 blocks feed a depthwise layer inside the backbone's
@@ -106,6 +108,7 @@ final class UIDetectorTests: XCTestCase {
             let fused = try run(configuration, fused: true)
             XCTAssertEqual(separate.fused, 0)
             XCTAssertEqual(fused.fused, fusedOps, "fused ops, stride 4: \(configuration.includeStride4)")
+            XCTAssertEqual(fused.followed, fusedOps, "each with the depthwise layer's own batch norm")
             XCTAssertFalse(fused.gradients.isEmpty)
             XCTAssertEqual(fused.output, separate.output)
             XCTAssertEqual(fused.gradients.keys.sorted(), separate.gradients.keys.sorted())
@@ -113,11 +116,15 @@ final class UIDetectorTests: XCTestCase {
             for (name, bits) in separate.buffers { XCTAssertEqual(fused.buffers[name], bits, "buffer \(name)") }
         }
         // A frozen stem and stage3 normalise with running statistics: those layers run unfused.
-        let frozen = try run(configuration, fused: true, freeze: true), frozenSeparate = try run(configuration, fused: false, freeze: true)
-        XCTAssertEqual(frozen.fused, 11 + 3 - 5, "the stem's and stage3's chain stand aside")
-        XCTAssertEqual(frozen.output, frozenSeparate.output)
-        XCTAssertEqual(frozen.gradients, frozenSeparate.gradients)
-        XCTAssertEqual(frozen.buffers, frozenSeparate.buffers)
+        // A frozen depthwise layer alone (stage4's second block): the op runs without its batch norm.
+        for (freeze, fused, followed) in [(["backbone.stem", "backbone.stage3"], 11 + 3 - 5, 11 + 3 - 5),
+                                          (["backbone.stage4.1.depthwise"], 11 + 3, 11 + 3 - 1)] {
+            let frozen = try run(configuration, fused: true, freeze: freeze), frozenSeparate = try run(configuration, fused: false, freeze: freeze)
+            XCTAssertEqual([frozen.fused, frozen.followed], [fused, followed], "frozen \(freeze)")
+            XCTAssertEqual(frozen.output, frozenSeparate.output, "frozen \(freeze)")
+            XCTAssertEqual(frozen.gradients, frozenSeparate.gradients, "frozen \(freeze)")
+            XCTAssertEqual(frozen.buffers, frozenSeparate.buffers, "frozen \(freeze)")
+        }
         XCTAssertEqual(try run(configuration, fused: true, eval: true).fused, 0, "eval mode normalises with running statistics")
     }
 

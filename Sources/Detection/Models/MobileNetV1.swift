@@ -19,15 +19,16 @@ public final class DepthwiseSeparableBlock: Module, Layer {
 
     public func callAsFunction(_ x: Variable) throws -> Variable { try callAsFunction(.value(x)).value() }
 
-    /// The block on `input`, a pending normalisation applied by the depthwise layer as it reads;
-    /// the block's own normalisation is left pending for the next layer.
+    /// The block on `input`, a pending normalisation applied by the depthwise layer as it reads
+    /// (with the depthwise layer's own in the same op); the pointwise layer's normalisation is
+    /// left pending for the next layer.
     public func callAsFunction(_ input: LayerOutput) throws -> LayerOutput {
-        let convolved: Variable
+        let depthwiseOutput: Variable
         switch input {
-        case let .value(x): convolved = try depthwise.convolve(x)
-        case let .convolved(y, pending): convolved = try pending.normalizeThenDepthwise(y, next: depthwise.conv)
+        case let .value(x): depthwiseOutput = try depthwise(x)
+        case let .convolved(y, pending): depthwiseOutput = try pending.normalizeThenDepthwise(y, next: depthwise)
         }
-        return .convolved(try pointwise.convolve(depthwise.normalize(convolved)), pending: pointwise)
+        return .convolved(try pointwise.convolve(depthwiseOutput), pending: pointwise)
     }
 
     /// `layers` one after another, each block's normalisation done by the next block as it reads

@@ -20,11 +20,12 @@ public enum NormalizedDepthwise {
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, epsilon: Float, gamma: UnsafePointer<Float>?,
         beta: UnsafePointer<Float>?, activation: ActivationKind?, weight: UnsafePointer<Float>,
         mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>,
-        output: UnsafeMutablePointer<Float>
+        output: UnsafeMutablePointer<Float>, following: FollowingNormalization? = nil
     ) {
         precondition(isSupported(g), "NormalizedDepthwise takes a depthwise 3×3, pad 1, stride 1 or 2: \(g)")
         let channels = g.inChannels
         let inPlane = g.inHeight * g.inWidth, outPlane = g.outHeight * g.outWidth
+        let convolved = following?.convolved ?? output
         BatchNormKernel.trainingStatistics(
             input: input, batch: g.batch, channels: channels, spatial: inPlane, epsilon: epsilon, mean: mean,
             variance: variance, invStd: invStd)
@@ -37,9 +38,14 @@ public enum NormalizedDepthwise {
                 let (scale, shift) = BatchNormKernel.normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
                 VectorSums.affine(input + p * inPlane, count: inPlane, scale: scale, shift: shift, activation: activation,
                                   output: normalized.pointer)
-                convolver.forward(normalized.pointer, weight: weight + c * 9, bias: 0, output: output + p * outPlane)
+                convolver.forward(normalized.pointer, weight: weight + c * 9, bias: 0, output: convolved + p * outPlane)
             }
         }
+        guard let following else { return }
+        BatchNormKernel.trainingForward(
+            input: convolved, batch: g.batch, channels: channels, spatial: outPlane, epsilon: following.epsilon,
+            gamma: following.gamma, beta: following.beta, activation: following.activation, mean: following.mean,
+            variance: following.variance, invStd: following.invStd, output: output)
     }
 
     /// Gradients of `forward`'s output with respect to its input (`gradInput`), the filters
@@ -49,7 +55,8 @@ public enum NormalizedDepthwise {
         mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
         beta: UnsafePointer<Float>?, activation: ActivationKind?, weight: UnsafePointer<Float>,
         gradInput: UnsafeMutablePointer<Float>, gradWeight: UnsafeMutablePointer<Float>,
-        gradGamma: UnsafeMutablePointer<Float>?, gradBeta: UnsafeMutablePointer<Float>?
+        gradGamma: UnsafeMutablePointer<Float>?, gradBeta: UnsafeMutablePointer<Float>?,
+        following: FollowingNormalization? = nil
     ) {
         precondition(isSupported(g), "NormalizedDepthwise takes a depthwise 3×3, pad 1, stride 1 or 2: \(g)")
         let channels = g.inChannels
@@ -57,10 +64,19 @@ public enum NormalizedDepthwise {
         let mask = FusedActivationMask(activation)
         Parallel.forEachChunk(channels) { channelRange, _ in
             var planes = DepthwiseConv.PlaneBackward(g)
-            // One channel's normalised plane, and the depthwise input gradients of all its images.
+            // One channel's normalised plane, the depthwise input gradients of all its images, and
+            // with a following batch norm the depthwise output's gradients of all its images.
             let normalized = Workspace(count: inPlane), gradNormalized = Workspace(count: g.batch * inPlane)
-            defer { planes.free(); normalized.free(); gradNormalized.free() }
+            let gradConvolved = Workspace(count: following == nil ? 0 : g.batch * outPlane)
+            defer { planes.free(); normalized.free(); gradNormalized.free(); gradConvolved.free() }
             for c in channelRange {
+                // The depthwise output's gradient: `gradOutput` itself, or the following batch
+                // norm's input gradient, made for this channel only, as `BatchNormKernel.backward` makes it.
+                var gradOutputPlanes = (first: gradOutput + c * outPlane, imageStride: channels * outPlane)
+                if let following {
+                    following.backward(c, g, gradOutput: gradOutput, into: gradConvolved.pointer)
+                    gradOutputPlanes = (UnsafePointer(gradConvolved.pointer), outPlane)
+                }
                 let (scale, shift) = BatchNormKernel.normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
                 planes.startChannel(weight: weight + c * 9)
                 var sums = BatchNormKernel.GradientSums()
@@ -68,7 +84,7 @@ public enum NormalizedDepthwise {
                     let p = n * channels + c
                     let x = input + p * inPlane, gz = gradNormalized.pointer + n * inPlane
                     VectorSums.affine(x, count: inPlane, scale: scale, shift: shift, activation: activation, output: normalized.pointer)
-                    planes.add(input: normalized.pointer, gradOutput: gradOutput + p * outPlane, gradInput: gz)
+                    planes.add(input: normalized.pointer, gradOutput: gradOutputPlanes.first + n * gradOutputPlanes.imageStride, gradInput: gz)
                     sums.add(gradOutput: gz, input: x, count: inPlane, scale: scale, shift: shift, mask: mask)
                 }
                 planes.finishChannel(gradWeight: gradWeight + c * 9)
@@ -81,6 +97,57 @@ public enum NormalizedDepthwise {
                         gradOutput: gradNormalized.pointer + n * inPlane, input: input + p * inPlane, count: inPlane,
                         scale: scale, shift: shift, mask: mask, output: gradInput + p * inPlane)
                 }
+            }
+        }
+    }
+
+    /// A training-mode batch norm (+ relu/relu6) on the depthwise layer's output, run by the
+    /// same op (`Variable.batchNormDepthwise(…, then:)`): its forward is `trainingForward` on the
+    /// stored depthwise output (`convolved`), and its backward runs one channel at a time inside
+    /// the depthwise backward, so the depthwise output's gradient never goes to memory.
+    public struct FollowingNormalization {
+        public var epsilon: Float
+        public var gamma: UnsafePointer<Float>?, beta: UnsafePointer<Float>?
+        public var activation: ActivationKind?
+        /// Written by the forward, read by the backward.
+        public var mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>
+        /// The depthwise output before this normalisation: written by the forward, read by the backward.
+        public var convolved: UnsafeMutablePointer<Float>
+        /// Written by the backward.
+        public var gradGamma: UnsafeMutablePointer<Float>?, gradBeta: UnsafeMutablePointer<Float>?
+
+        public init(
+            epsilon: Float, gamma: UnsafePointer<Float>?, beta: UnsafePointer<Float>?, activation: ActivationKind?,
+            mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>,
+            convolved: UnsafeMutablePointer<Float>, gradGamma: UnsafeMutablePointer<Float>? = nil,
+            gradBeta: UnsafeMutablePointer<Float>? = nil
+        ) {
+            (self.epsilon, self.gamma, self.beta, self.activation) = (epsilon, gamma, beta, activation)
+            (self.mean, self.variance, self.invStd, self.convolved) = (mean, variance, invStd, convolved)
+            (self.gradGamma, self.gradBeta) = (gradGamma, gradBeta)
+        }
+
+        /// Channel `c` of `BatchNormKernel.backward` for this normalisation: the gradients of
+        /// its input's planes, image by image, into `into` (`outPlane` floats apart).
+        @inline(__always)
+        func backward(_ c: Int, _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, into: UnsafeMutablePointer<Float>) {
+            let channels = g.outChannels, spatial = g.outHeight * g.outWidth
+            let mask = FusedActivationMask(activation)
+            let (scale, shift) = BatchNormKernel.normalizingAffine(
+                c, mean: UnsafePointer(mean), invStd: UnsafePointer(invStd), gamma: gamma, beta: beta)
+            var sums = BatchNormKernel.GradientSums()
+            for n in 0..<g.batch {
+                let offset = (n * channels + c) * spatial
+                sums.add(gradOutput: gradOutput + offset, input: convolved + offset, count: spatial, scale: scale, shift: shift, mask: mask)
+            }
+            let coefficients = BatchNormKernel.BackwardCoefficients(
+                c, sums: sums, count: g.batch * spatial, mean: UnsafePointer(mean), invStd: UnsafePointer(invStd), gamma: gamma,
+                gradGamma: gradGamma, gradBeta: gradBeta)!  // count > 0: the geometry has planes
+            for n in 0..<g.batch {
+                let offset = (n * channels + c) * spatial
+                coefficients.combine(
+                    gradOutput: gradOutput + offset, input: convolved + offset, count: spatial, scale: scale, shift: shift,
+                    mask: mask, output: into + n * spatial)
             }
         }
     }

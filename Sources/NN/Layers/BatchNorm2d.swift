@@ -64,24 +64,39 @@ public final class BatchNorm2d: Module, Layer {
     }
 
     /// Training-mode normalisation and `activation` followed by `depthwise`'s convolution, as one
-    /// op that never stores the normalised tensor (`Variable.batchNormDepthwise`, the same bits);
-    /// updates the running statistics like `callAsFunction`. Nil when this layer uses running
+    /// op that never stores the normalised tensor (`Variable.batchNormDepthwise`, the same bits),
+    /// and then `following` (a batch norm and its activation) on the convolution's output when it
+    /// too normalises with batch statistics; updates the running statistics like `callAsFunction`.
+    /// Returns the output and whether `following` was applied; nil when this layer uses running
     /// statistics, `activation` is not relu, relu6 or none, or `depthwise` is not a 3×3 depthwise
-    /// convolution with padding 1, stride 1 or 2 and no bias: the caller then runs the two layers.
-    public func normalizeThenDepthwise(_ x: Variable, activation: ActivationKind?, depthwise: Conv2d) throws -> Variable? {
+    /// convolution with padding 1, stride 1 or 2 and no bias: the caller then runs the layers.
+    public func normalizeThenDepthwise(
+        _ x: Variable, activation: ActivationKind?, depthwise: Conv2d,
+        then following: (norm: BatchNorm2d, activation: ActivationKind?)? = nil
+    ) throws -> (output: Variable, followed: Bool)? {
         let channels = gamma.value.count
         guard !usesRunningStatistics, activation == nil || activation == .relu || activation == .relu6,
               depthwise.weight.shape == [channels, 1, 3, 3], depthwise.groups == channels, depthwise.padding == 1,
               depthwise.stride == 1 || depthwise.stride == 2, depthwise.bias == nil,
               x.shape.count == 4, x.shape[1] == channels else { return nil }
+        let fusedFollowing = following.flatMap { following -> (norm: BatchNorm2d, activation: ActivationKind?)? in
+            let fusable = following.activation == nil || following.activation == .relu || following.activation == .relu6
+            return fusable && !following.norm.usesRunningStatistics && following.norm.gamma.value.count == channels ? following : nil
+        }
         let tape = x.tape
-        let label = [profileLabel, depthwise.profileLabel].compactMap { $0 }.joined(separator: " → ")
+        let label = ([profileLabel, depthwise.profileLabel] + (fusedFollowing.map { [$0.norm.profileLabel] } ?? []))
+            .compactMap { $0 }.joined(separator: " → ")
         return try tape.profiled(as: label) {
-            let (output, statistics) = try x.batchNormDepthwise(
+            let (output, statistics, followingStatistics) = try x.batchNormDepthwise(
                 gamma: tape.parameter(gamma), beta: tape.parameter(beta), epsilon: epsilon, activation: activation,
-                weight: tape.parameter(depthwise.weight), stride: depthwise.stride)
+                weight: tape.parameter(depthwise.weight), stride: depthwise.stride,
+                then: fusedFollowing.map {
+                    FollowingBatchNorm(gamma: tape.parameter($0.norm.gamma), beta: tape.parameter($0.norm.beta),
+                                       epsilon: $0.norm.epsilon, activation: $0.activation)
+                })
             updateRunningStatistics(statistics)
-            return output
+            if let fusedFollowing, let followingStatistics { fusedFollowing.norm.updateRunningStatistics(followingStatistics) }
+            return (output, fusedFollowing != nil)
         }
     }
 
@@ -100,7 +115,7 @@ public final class BatchNorm2d: Module, Layer {
         return (scale, shift)
     }
 
-    private func updateRunningStatistics(_ statistics: BatchStatistics) {
+    fileprivate func updateRunningStatistics(_ statistics: BatchStatistics) {
         let n = Float(statistics.elementsPerChannel)
         let unbiased = n / max(n - 1, 1)
         runningMean.value.withUnsafeMutableBufferPointer { m in

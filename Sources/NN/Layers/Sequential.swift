@@ -89,21 +89,31 @@ public final class ConvBatchNormActivation: Module, Layer {
         }
     }
 
-    /// `next(normalize(y))` for a depthwise 3×3 `next`, the normalised tensor never stored
-    /// (`BatchNorm2d.normalizeThenDepthwise`) — unless `LayerFusion.normalizationIntoDepthwise`
-    /// is off or the fused op does not cover these layers; then the two run as usual.
-    public func normalizeThenDepthwise(_ y: Variable, next: Conv2d) throws -> Variable {
-        let kind: ActivationKind?? = switch activation {
-        case .none: .some(nil)
-        case .relu: .some(.relu)
-        case .relu6: .some(.relu6)
-        case .sigmoid, .silu: .none
-        }
-        if LayerFusion.normalizationIntoDepthwise, case let .some(fusable) = kind,
-           let output = try profiled(on: y.tape, { try bn.normalizeThenDepthwise(y, activation: fusable, depthwise: next) }) {
-            return output
+    /// `next(normalize(y))` for a `next` made of a depthwise 3×3, its batch norm and activation:
+    /// this layer's normalisation, the depthwise convolution and (when it normalises with batch
+    /// statistics) `next`'s normalisation as one op that stores neither the normalised input nor
+    /// the depthwise output's gradient (`BatchNorm2d.normalizeThenDepthwise`) — unless
+    /// `LayerFusion.normalizationIntoDepthwise` is off or the fused op does not cover these
+    /// layers; then they run as usual.
+    public func normalizeThenDepthwise(_ y: Variable, next: ConvBatchNormActivation) throws -> Variable {
+        if LayerFusion.normalizationIntoDepthwise, case let .some(kind) = fusableActivation,
+           let (output, followed) = try profiled(on: y.tape, {
+               try bn.normalizeThenDepthwise(y, activation: kind, depthwise: next.conv,
+                                             then: next.fusableActivation.map { (next.bn, $0) })
+           }) {
+            return followed ? output : try next.normalize(output)
         }
         return try next(normalize(y))
+    }
+
+    /// The activation as batch norm's kernels fuse it (`.some(nil)`: none), or nil when they cannot.
+    var fusableActivation: ActivationKind?? {
+        switch activation {
+        case .none: return .some(nil)
+        case .relu: return .some(.relu)
+        case .relu6: return .some(.relu6)
+        case .sigmoid, .silu: return .none
+        }
     }
 }
 
