@@ -131,7 +131,7 @@ public struct EngineBenchmark {
 public enum LayerTimingTable {
     public static func render(_ timings: [EngineBenchmark.LayerTiming]) -> String {
         func column(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
-        // As wide as the longest label (fused layers read "BN+ReLU6 → depthwise 3×3 s1"), at least 22.
+        // As wide as the longest label (a fused op reads "BN+ReLU6 → depthwise 3×3 s1 → BN+ReLU6"), at least 22.
         let labelWidth = max(22, (timings.map(\.label.count).max() ?? 0) + 1)
         let total = timings.reduce(0) { $0 + $1.forwardMilliseconds + $1.backwardMilliseconds }
         var lines = ["layer type".padding(toLength: labelWidth, withPad: " ", startingAt: 0)

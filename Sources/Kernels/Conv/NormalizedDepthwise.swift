@@ -1,21 +1,25 @@
 /// Training-mode batch norm (batch statistics, optionally fused with relu or relu6) followed by
-/// a 3×3 depthwise convolution (pad 1, stride 1 or 2, no bias), without the normalised tensor.
+/// a 3×3 depthwise convolution (pad 1, stride 1 or 2, no bias), without the normalised tensor —
+/// and optionally the depthwise layer's own batch norm (`FollowingNormalization`).
 ///
 /// Why: the depthwise kernels copy every input plane into a bordered buffer anyway, so the
 /// normalisation can be done per plane just before that copy, in cache. The normalised tensor is
-/// then never written nor read back (MobileNet's largest tensors feed its depthwise layers), and
-/// the backward keeps each channel's depthwise input gradients in a per-worker buffer while batch
-/// norm's sums and input gradient read them, instead of a whole tensor in memory.
+/// then never written nor read back (MobileNet's largest tensors feed its depthwise layers). The
+/// backward works one channel at a time and keeps that channel's gradients in per-worker buffers:
+/// the following batch norm's input gradient (read at once by the depthwise backward) and the
+/// depthwise input gradient (read at once by batch norm's sums and input gradient), instead of
+/// whole tensors in memory.
 ///
 /// Bits: every value comes from the functions `BatchNormKernel.trainingForward`/`backward` and
 /// `DepthwiseConv.forward`/`backward` use, in the same order (channels in one task, images in
-/// order), so the results equal those of the two ops for any thread count.
+/// order), so the results equal those of the separate ops for any thread count.
 public enum NormalizedDepthwise {
     /// Whether the fused op covers `g`: a depthwise 3×3, pad 1, stride 1 or 2.
     public static func isSupported(_ g: Conv2dGeometry) -> Bool { g.isDepthwise3x3 }
 
     /// The statistics (`mean`, biased `variance`, `invStd`) of `input` as `trainingForward`
-    /// computes them, then `output` = depthwise(act(normalise(input))).
+    /// computes them, then `output` = depthwise(act(normalise(input))) — or, with `following`, that
+    /// depthwise output stored in `following.convolved` and `output` its normalisation.
     public static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, epsilon: Float, gamma: UnsafePointer<Float>?,
         beta: UnsafePointer<Float>?, activation: ActivationKind?, weight: UnsafePointer<Float>,
@@ -48,8 +52,8 @@ public enum NormalizedDepthwise {
             variance: following.variance, invStd: following.invStd, output: output)
     }
 
-    /// Gradients of `forward`'s output with respect to its input (`gradInput`), the filters
-    /// (`gradWeight`), and gamma and beta, from the statistics `forward` returned.
+    /// Gradients of `forward`'s output (`gradOutput`) with respect to its input (`gradInput`), the
+    /// filters (`gradWeight`), and gamma and beta (and `following`'s), from what `forward` stored.
     public static func backward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
         mean: UnsafePointer<Float>, invStd: UnsafePointer<Float>, gamma: UnsafePointer<Float>?,
@@ -140,9 +144,10 @@ public enum NormalizedDepthwise {
                 let offset = (n * channels + c) * spatial
                 sums.add(gradOutput: gradOutput + offset, input: convolved + offset, count: spatial, scale: scale, shift: shift, mask: mask)
             }
-            let coefficients = BatchNormKernel.BackwardCoefficients(
+            guard let coefficients = BatchNormKernel.BackwardCoefficients(
                 c, sums: sums, count: g.batch * spatial, mean: UnsafePointer(mean), invStd: UnsafePointer(invStd), gamma: gamma,
-                gradGamma: gradGamma, gradBeta: gradBeta)!  // count > 0: the geometry has planes
+                gradGamma: gradGamma, gradBeta: gradBeta)
+            else { preconditionFailure("NormalizedDepthwise: a following batch norm over no values (\(g))") }
             for n in 0..<g.batch {
                 let offset = (n * channels + c) * spatial
                 coefficients.combine(

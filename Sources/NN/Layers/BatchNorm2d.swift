@@ -115,7 +115,7 @@ public final class BatchNorm2d: Module, Layer {
         return (scale, shift)
     }
 
-    fileprivate func updateRunningStatistics(_ statistics: BatchStatistics) {
+    private func updateRunningStatistics(_ statistics: BatchStatistics) {
         let n = Float(statistics.elementsPerChannel)
         let unbiased = n / max(n - 1, 1)
         runningMean.value.withUnsafeMutableBufferPointer { m in

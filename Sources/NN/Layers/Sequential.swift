@@ -143,7 +143,8 @@ public enum LayerOutput {
 /// Switches for fused training ops that give the same bits as the layers they replace (tests
 /// compare both ways).
 public enum LayerFusion {
-    /// Batch norm + activation + the depthwise 3×3 after it as one op (`ConvBatchNormActivation.normalizeThenDepthwise`).
+    /// Batch norm + activation, the depthwise 3×3 after it and that layer's batch norm + activation
+    /// as one op (`ConvBatchNormActivation.normalizeThenDepthwise`).
     @TaskLocal public static var normalizationIntoDepthwise = true
 }
 
