@@ -59,7 +59,10 @@ final class NormalizedDepthwiseTests: XCTestCase {
     /// following batch norm): output, statistics and all gradients identical, on one to three
     /// threads (odd widths exercise the vector kernels' partial columns).
     func testSameBitsAsBatchNormThenDepthwiseConvolution() throws {
-        for (shape, stride) in [([3, 5, 9, 13], 1), ([2, 4, 11, 10], 2), ([4, 3, 16, 24], 1), ([2, 6, 17, 9], 2)] {
+        // The last two have planes of ≥ `NormalizedDepthwise.channelTaskPlane` floats: their forward runs
+        // one channel a task, the others by image.
+        for (shape, stride) in [([3, 5, 9, 13], 1), ([2, 4, 11, 10], 2), ([4, 3, 16, 24], 1), ([2, 6, 17, 9], 2),
+                                ([2, 3, 96, 89], 1), ([2, 2, 131, 66], 2)] {
             for threads in 1...3 {
                 let previous = Parallel.threadCount
                 Parallel.threadCount = threads
