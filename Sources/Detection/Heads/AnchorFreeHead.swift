@@ -47,11 +47,7 @@ public final class AnchorFreeHead: Module {
     /// Per level [N, K + 4·bins, H, W].
     public func callAsFunction(_ features: [Variable]) throws -> [Variable] {
         try zip(towers, outputs).enumerated().map { level, layers in
-            let (tower, output) = layers
-            let towerOutput = try tower.profiled(on: features[level].tape) {
-                try DepthwiseSeparableBlock.chain(tower.layers[...], from: .value(features[level])).value()
-            }
-            return try output(towerOutput)
+            try layers.1(DepthwiseSeparableBlock.run(layers.0, from: .value(features[level])))
         }
     }
 

@@ -31,13 +31,20 @@ public final class DepthwiseSeparableBlock: Module, Layer {
         return .convolved(try pointwise.convolve(depthwiseOutput), pending: pointwise)
     }
 
-    /// `layers` one after another, each block's normalisation done by the next block as it reads
-    /// (layers other than blocks get values); the last one's stays pending.
-    static func chain(_ layers: ArraySlice<Layer>, from input: LayerOutput) throws -> LayerOutput {
-        try layers.reduce(input) { output, layer in
-            guard let block = layer as? DepthwiseSeparableBlock else { return .value(try layer(output.value())) }
-            return try block(output)
+    /// `stage`'s `layers` one after another under its profile label, each block's normalisation
+    /// done by the next block as it reads (layers other than blocks get values); the last one's is
+    /// applied at the end, so the result is a value (what the FPN or a head output reads).
+    static func run<R: RangeExpression<Int>>(_ stage: Sequential, layers: R, from input: LayerOutput) throws -> Variable {
+        try stage.profiled(on: input.tape) {
+            try stage.layers[layers].reduce(input) { output, layer in
+                guard let block = layer as? DepthwiseSeparableBlock else { return .value(try layer(output.value())) }
+                return try block(output)
+            }.value()
         }
+    }
+
+    static func run(_ stage: Sequential, from input: LayerOutput) throws -> Variable {
+        try run(stage, layers: 0..., from: input)
     }
 }
 
@@ -106,31 +113,22 @@ public final class MobileNetV1: Module {
             let (c3, c4, c5) = try callAsFunction(x)
             return [c3, c4, c5]
         }
-        let c2 = try stage3.profiled(on: x.tape) {
-            try DepthwiseSeparableBlock.chain(stage3.layers[..<Self.stride4Blocks], from: stemOutput(x)).value()
-        }
-        let c3 = try run(stage3, layers: Self.stride4Blocks..., from: .value(c2))
-        let c4 = try run(stage4, from: .value(c3))
-        return [c2, c3, c4, try run(stage5, from: .value(c4))]
+        typealias Block = DepthwiseSeparableBlock
+        let c2 = try Block.run(stage3, layers: ..<Self.stride4Blocks, from: stemOutput(x))
+        let c3 = try Block.run(stage3, layers: Self.stride4Blocks..., from: .value(c2))
+        let c4 = try Block.run(stage4, from: .value(c3))
+        return [c2, c3, c4, try Block.run(stage5, from: .value(c4))]
     }
 
     public func callAsFunction(_ x: Variable) throws -> (c3: Variable, c4: Variable, c5: Variable) {
-        let c3 = try run(stage3, from: stemOutput(x))
-        let c4 = try run(stage4, from: .value(c3))
-        return (c3, c4, try run(stage5, from: .value(c4)))
+        typealias Block = DepthwiseSeparableBlock
+        let c3 = try Block.run(stage3, from: stemOutput(x))
+        let c4 = try Block.run(stage4, from: .value(c3))
+        return (c3, c4, try Block.run(stage5, from: .value(c4)))
     }
 
     /// The stem's convolution, its normalisation left to stage3's first depthwise layer.
     private func stemOutput(_ x: Variable) throws -> LayerOutput { .convolved(try stem.convolve(x), pending: stem) }
-
-    /// A stage's blocks (`layers` of them) as one chain; the stage's output is a value (the FPN reads it).
-    private func run<R: RangeExpression<Int>>(_ stage: Sequential, layers: R, from input: LayerOutput) throws -> Variable {
-        try stage.profiled(on: input.tape) { try DepthwiseSeparableBlock.chain(stage.layers[layers], from: input).value() }
-    }
-
-    private func run(_ stage: Sequential, from input: LayerOutput) throws -> Variable {
-        try run(stage, layers: 0..., from: input)
-    }
 
     /// `features(_:includeStride4:)` for inference: the same taps, as values of `graph`.
     public func lower<Graph: InferenceLowering>(_ input: Int, name: String, includeStride4: Bool, into graph: inout Graph) throws -> [Int] {
