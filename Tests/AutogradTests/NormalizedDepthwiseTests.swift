@@ -132,6 +132,20 @@ final class NormalizedDepthwiseTests: XCTestCase {
         XCTAssertThrowsError(try tape.leaf(try Tensor(zeros: [1, 3, 1, 1])).batchNormDepthwise(gamma: gamma, beta: beta, weight: weight, stride: 1)) {
             XCTAssertTrue("\($0)".contains("more than one value"), "\($0)")
         }
+        // The following batch norm: gamma of the wrong length, an activation it cannot fuse, and a
+        // stride-2 output of one value per channel.
+        XCTAssertThrowsError(try x.batchNormDepthwise(gamma: gamma, beta: beta, weight: weight, stride: 1,
+                                                      then: FollowingBatchNorm(gamma: tape.leaf(try Tensor(zeros: [2])), beta: beta))) {
+            XCTAssertTrue("\($0)".contains("batchNormDepthwise") && "\($0)".contains("[2]") && "\($0)".contains("following"), "\($0)")
+        }
+        XCTAssertThrowsError(try x.batchNormDepthwise(gamma: gamma, beta: beta, weight: weight, stride: 1,
+                                                      then: FollowingBatchNorm(gamma: gamma, beta: beta, activation: .sigmoid))) {
+            XCTAssertTrue("\($0)".contains("fused"), "\($0)")
+        }
+        XCTAssertThrowsError(try tape.leaf(try Tensor(zeros: [1, 3, 2, 2])).batchNormDepthwise(
+            gamma: gamma, beta: beta, weight: weight, stride: 2, then: FollowingBatchNorm(gamma: gamma, beta: beta))) {
+            XCTAssertTrue("\($0)".contains("following batch norm needs more than one value"), "\($0)")
+        }
     }
 
     private func randomTensor(_ shape: [Int], _ range: ClosedRange<Float>, _ rng: inout SeededRandom) throws -> Tensor {
