@@ -95,6 +95,19 @@ final class ExperimentConfigTests: XCTestCase {
         }
     }
 
+    /// `data.cache` keeps the training screens decoded in memory or not; it is written into the
+    /// resolved config and a misspelt value names the key and the choices.
+    func testDataCacheParsesRoundTripsAndNamesTheChoices() throws {
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").data.cache, ExperimentConfig.ScreenCache.none)
+        let ram = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["data.cache=ram"])
+        XCTAssertEqual(ram.data.cache, .ram)
+        XCTAssertTrue(ram.resolvedYAML().contains("  cache: ram"))
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: ram.resolvedYAML(), file: "e.yaml").data.cache, .ram)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["data.cache=disk"])) { error in
+            XCTAssertTrue("\(error)".contains("cache") && "\(error)".contains("none") && "\(error)".contains("ram"), "\(error)")
+        }
+    }
+
     /// The threshold strategy is checked with the rest of the config, before any training.
     func testAThresholdStrategyThatCannotBeUsedIsRefusedAtOnce() {
         for bad in ["precision:nan", "garbage", "recall:2"] {

@@ -124,6 +124,35 @@ final class TrainerTests: XCTestCase {
         XCTAssertEqual(try weights(team: true), parked, "the same run with the step's helpers kept awake")
     }
 
+    /// `data.cache: ram` decodes the training screens once before the loader starts (the run
+    /// says how many and how large) and trains the same bits as reading them from disk; a cache
+    /// that would not fit is refused with a message and the run reads from disk.
+    func testCachedScreensTrainTheSameBits() throws {
+        let experiment = try TinyExperiment.write(name: "screen-cache")
+        func weights(cache: String) throws -> (weights: [String: [Float]], log: [String]) {
+            let lines = LockedLines()
+            var options = TinyExperiment.options()
+            options.runsFolder = experiment.deletingLastPathComponent().appendingPathComponent("runs-\(cache)")
+            options.log = { lines.append($0) }
+            let trainer = try Trainer.start(experiment: experiment, overrides: ["epochs=1", "threads=2", "data.cache=\(cache)"], options: options)
+            XCTAssertEqual(trainer.setup.source.count, 11)
+            XCTAssertEqual(try trainer.train()["status"] as? String, "finished")
+            return (Dictionary(uniqueKeysWithValues: trainer.setup.model.stateTensors().map { ($0.name, $0.tensor.values) }), lines.all)
+        }
+        let read = try weights(cache: "none"), kept = try weights(cache: "ram")
+        XCTAssertFalse(read.weights.isEmpty)
+        XCTAssertEqual(kept.weights, read.weights, "the same run with the screens kept in memory")
+        XCTAssertFalse(read.log.contains { $0.contains("data.cache") })
+        XCTAssertTrue(kept.log.contains { $0.contains("data.cache: ram: 11 training screens decoded") }, "\(kept.log)")
+
+        let screens = try DatasetSource(dataset: Dataset(root: experiment.deletingLastPathComponent(), classes: ["Text"], samples: [
+            Sample(id: "a", imagePath: "a.png", width: 1000, height: 1000)]), split: nil)
+        let lines = LockedLines()
+        let refused = TrainingSetup.cachingDecoded(screens, threads: 2, log: { lines.append($0) }, available: 5_000_000)
+        XCTAssertNil(refused.cache)
+        XCTAssertTrue(lines.all.contains { $0.contains("data.cache: ram refused: the screens need") && $0.contains("read from disk") }, "\(lines.all)")
+    }
+
     /// `sampler.repeat_screens` reaches the loader: the screens whose manifest column matches are
     /// drawn that many times an epoch, the run says how many; a condition that matches no
     /// training screen stops the run before it starts.

@@ -149,6 +149,7 @@ extension ExperimentConfig {
         data.val = try m.string("val", default: data.val)
         data.test = try m.string("test", default: data.test)
         data.evaluateTest = try m.bool("evaluate_test", default: true)
+        data.cache = ScreenCache(rawValue: try m.choice("cache", default: data.cache.rawValue, ScreenCache.allCases.map(\.rawValue)))!
         try m.finish()
         return data
     }

@@ -23,7 +23,7 @@ extension ExperimentConfig {
             lines.append("  \(key): {count: \(s.count), seed: \(s.seed), screens_per_app: \(s.screensPerApp), val_fraction: \(number(s.valFraction)), test_fraction: \(number(s.testFraction)), class_mix: \(classMixYAML(s.classMix)), text: \(s.text.rawValue)"
                          + (s.style == .mixed ? "" : ", style: \(s.style.rawValue)") + "}")
         }
-        lines += ["  train: \(quoted(data.train))", "  val: \(quoted(data.val))", "  test: \(quoted(data.test))", "  evaluate_test: \(data.evaluateTest)",
+        lines += ["  train: \(quoted(data.train))", "  val: \(quoted(data.val))", "  test: \(quoted(data.test))", "  evaluate_test: \(data.evaluateTest)", "  cache: \(data.cache.rawValue)",
                   "model: \(quoted(model))"]
         if inputWidth != nil || inputHeight != nil {
             lines.append("input: {" + [inputWidth.map { "width: \($0)" }, inputHeight.map { "height: \($0)" }].compactMap { $0 }.joined(separator: ", ") + "}")

@@ -47,6 +47,26 @@ final class TrainingSetup {
 
     var classes: [String] { data.dataset.classes }
 
+    /// `data.cache: ram`: the training screens decoded once, on the run's threads, before the
+    /// loader starts; refused with a message (the run reads from disk) when they would not fit.
+    static func cachingDecoded(_ screens: DatasetSource, threads: Int, log: (String) -> Void,
+                               available: Int? = DecodedScreenCache.availableMemory()) -> DatasetSource {
+        let needed = DecodedScreenCache.bytesNeeded(for: screens)
+        if let refusal = DecodedScreenCache.refusal(needed: needed, available: available) {
+            log("data.cache: ram refused: \(refusal); the screens are read from disk as they are drawn")
+            return screens
+        }
+        let clock = Stopwatch()
+        let progress = ProgressLine("decoding \(screens.count) training screens into memory", total: screens.count, unit: "screens")
+        let cached = screens.cachingDecodedScreens(workers: threads, progress: progress)
+        progress.finish()
+        let cache = cached.cache!
+        log(String(format: "data.cache: ram: %d training screens decoded in %.1f s, %.2f GB", screens.count - cache.failures,
+                   clock.seconds, Double(cache.bytes) / 1e9)
+            + (cache.failures == 0 ? "" : "; \(cache.failures) did not decode and are read from disk as they are drawn (reported there)"))
+        return cached
+    }
+
     init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, communicator: Communicator? = nil,
          log: @escaping (String) -> Void) throws {
         self.config = config
@@ -85,7 +105,8 @@ final class TrainingSetup {
         if let communicator { loss.sumNormalizers = { try communicator.sumInRankOrder($0) } }
         decoder = try HeadDecoder(configuration: detector)
 
-        source = TolerantSource(try DatasetSource(dataset: data.dataset, split: config.data.train))
+        let screens = try DatasetSource(dataset: data.dataset, split: config.data.train)
+        source = TolerantSource(config.data.cache == .ram ? Self.cachingDecoded(screens, threads: config.threads, log: log) : screens)
         var preset = try AugmentPreset.load(from: AugmentPreset.locate(config.augment, from: root))
         if let threshold = config.repeatThreshold { preset.sampling.repeatThreshold = threshold }
         let pipeline = AugmentPipeline(preset: preset, source: source, classNames: data.dataset.classes,
