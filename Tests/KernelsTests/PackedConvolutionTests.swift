@@ -24,6 +24,32 @@ final class PackedConvolutionTests: XCTestCase {
         DenseKernelCheck.check(g, bounds: bounds, seed: 11, kernel: { packed($0, $1, $2, $3, $4, workers: $5, positionsFirst: $6) }, file: file, line: line)
     }
 
+    /// The input gradient's filters packed straight from the layer's weight hold exactly what
+    /// packing the rotated, channel-swapped weight written out gives (the tail block's padding too).
+    func testRotatedTransposePackingEqualsPackingTheRotatedWeight() {
+        for (layerOut, layerIn, taps) in [(7, 13, 1), (12, 6, 1), (5, 19, 9), (16, 4, 9), (3, 1, 25)] {
+            var weight = (0..<(layerOut * layerIn * taps)).map { Float($0) * 0.25 - 3 }
+            var rotated = [Float](repeating: .nan, count: weight.count)
+            for o in 0..<layerOut {
+                for i in 0..<layerIn {
+                    for t in 0..<taps { rotated[(i * layerOut + o) * taps + t] = weight[(o * layerIn + i) * taps + taps - 1 - t] }
+                }
+            }
+            let expected = rotated.withPointer { PackedFilters(weight: $0, bias: nil, outChannels: layerIn, depth: layerOut * taps) }
+            let direct = weight.withPointer {
+                PackedFilters(rotatedTransposeOf: $0, layerOutChannels: layerOut, layerInChannels: layerIn, taps: taps)
+            }
+            XCTAssertEqual(direct.outChannels, expected.outChannels)
+            XCTAssertEqual(direct.depth, expected.depth)
+            XCTAssertEqual(direct.blocks, expected.blocks)
+            let count = expected.blocks * expected.depth * PackedFilters.rowsPerBlock
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: direct.values, count: count)),
+                           Array(UnsafeBufferPointer(start: expected.values, count: count)), "\(layerOut)×\(layerIn)×\(taps)")
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: direct.bias, count: expected.blocks * PackedFilters.rowsPerBlock)),
+                           [Float](repeating: 0, count: expected.blocks * PackedFilters.rowsPerBlock))
+        }
+    }
+
     func testPointwiseWithTailsInChannelsAndPositions() throws {
         // 19 outputs: three full blocks of 6 and one of 1; 5×37 = 185 positions: 11 tiles and a 9-wide tail.
         for batch in [1, 2, 5] {

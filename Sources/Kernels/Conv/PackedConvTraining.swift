@@ -33,16 +33,7 @@ extension PackedConv2d {
         (transposed.inChannels, transposed.outChannels) = (g.outChannels, g.inChannels)
         (transposed.inHeight, transposed.inWidth) = (g.outHeight, g.outWidth)
         (transposed.padHeight, transposed.padWidth) = (kh - 1 - g.padHeight, kw - 1 - g.padWidth)
-        let depth = g.outChannels * taps
-        let flipped = Workspace(count: g.inChannels * depth)
-        defer { flipped.free() }
-        for o in 0..<g.outChannels {
-            for i in 0..<g.inChannels {
-                let source = weight + (o * g.inChannels + i) * taps, target = flipped.pointer + i * depth + o * taps
-                for t in 0..<taps { target[t] = source[taps - 1 - t] }
-            }
-        }
-        let filters = PackedFilters(weight: flipped.pointer, bias: nil, outChannels: g.inChannels, depth: depth)
+        let filters = PackedFilters(rotatedTransposeOf: weight, layerOutChannels: g.outChannels, layerInChannels: g.inChannels, taps: taps)
         run(transposed, input: gradOutput, filters: filters, output: gradInput)
     }
 
