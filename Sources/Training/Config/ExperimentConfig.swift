@@ -50,7 +50,7 @@ public struct ExperimentConfig: Equatable {
         /// Read and decode the image file every time (no memory beyond the loader's batches).
         case none
         /// Decode every training screen once at the start and keep it in memory (`DecodedScreenCache`;
-        /// vins-ui's 2,125 training screens take 1.57 GB). Refused, with a message, when the screens
+        /// vins-ui's 2,125 training screens take 1.54 GB). Refused, with a message, when the screens
         /// would take over half of the available memory. The same bits either way.
         case ram
     }
