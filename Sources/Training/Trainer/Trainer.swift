@@ -123,7 +123,7 @@ public final class Trainer {
         if let communicator, !communicator.isRoot { try communicator.quietBarrier() }
         setup = try TrainingSetup(config: config, repositoryRoot: root,
                                   cacheFolder: options.cacheFolder ?? root.appendingPathComponent("Experiments/cache"),
-                                  communicator: communicator, log: options.log)
+                                  communicator: communicator, showProgress: options.showProgress, log: options.log)
         if let communicator, communicator.isRoot { try communicator.quietBarrier() }
         state = RunState(totalEpochs: config.epochs, stepsPerEpoch: setup.loader.batchCount(epoch: 0))
         if let checkpoint {

@@ -49,7 +49,7 @@ final class TrainingSetup {
 
     /// `data.cache: ram`: the training screens decoded once, on the run's threads, before the
     /// loader starts; refused with a message (the run reads from disk) when they would not fit.
-    static func cachingDecoded(_ screens: DatasetSource, threads: Int, log: (String) -> Void,
+    static func cachingDecoded(_ screens: DatasetSource, threads: Int, showProgress: Bool = true, log: (String) -> Void,
                                available: Int? = DecodedScreenCache.availableMemory()) -> DatasetSource {
         let needed = DecodedScreenCache.bytesNeeded(for: screens)
         if let refusal = DecodedScreenCache.refusal(needed: needed, available: available) {
@@ -57,7 +57,8 @@ final class TrainingSetup {
             return screens
         }
         let clock = Stopwatch()
-        let progress = ProgressLine("decoding \(screens.count) training screens into memory", total: screens.count, unit: "screens")
+        let progress = ProgressLine("decoding \(screens.count) training screens into memory", total: screens.count, unit: "screens",
+                                    enabled: showProgress)
         let cached = screens.cachingDecodedScreens(workers: threads, progress: progress)
         progress.finish()
         let cache = cached.cache!
@@ -68,7 +69,7 @@ final class TrainingSetup {
     }
 
     init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, communicator: Communicator? = nil,
-         log: @escaping (String) -> Void) throws {
+         showProgress: Bool = true, log: @escaping (String) -> Void) throws {
         self.config = config
         self.log = log
         data = try ExperimentData.load(config.data, repositoryRoot: root, cacheFolder: cacheFolder, log: log)
@@ -106,7 +107,8 @@ final class TrainingSetup {
         decoder = try HeadDecoder(configuration: detector)
 
         let screens = try DatasetSource(dataset: data.dataset, split: config.data.train)
-        source = TolerantSource(config.data.cache == .ram ? Self.cachingDecoded(screens, threads: config.threads, log: log) : screens)
+        source = TolerantSource(config.data.cache == .ram ? Self.cachingDecoded(screens, threads: config.threads, showProgress: showProgress, log: log)
+                                                      : screens)
         var preset = try AugmentPreset.load(from: AugmentPreset.locate(config.augment, from: root))
         if let threshold = config.repeatThreshold { preset.sampling.repeatThreshold = threshold }
         let pipeline = AugmentPipeline(preset: preset, source: source, classNames: data.dataset.classes,
