@@ -2,6 +2,7 @@ import Data
 import Foundation
 import XCTest
 @testable import Inference
+import Kernels
 
 /// The model the README tells a fresh clone to use keeps loading and keeps finding the elements
 /// of the sample screen (a change to the weights reader, the model or post-processing that
@@ -52,5 +53,38 @@ final class ShippedModelTests: XCTestCase {
             XCTAssertTrue(box.box.x >= -1 && box.box.y >= -1 && box.box.x + box.box.width <= 361 && box.box.y + box.box.height <= 641,
                           "boxes are in the screenshot's pixels: \(box.box)")
         }
+    }
+
+    /// A batch's images are read and letterboxed on the workers, then placed in order: the same
+    /// detections on one thread and on three, each on its own screen's position, and unreadable
+    /// files (missing, not an image) listed in order and skipped, whichever batch they fall in.
+    func testImagesPreparedOnTheWorkersGiveTheSameDetectionsInOrder() throws {
+        let detector = try TrainedDetector.load(contentsOf: Self.root.appendingPathComponent("Reports/models/ui-detector-vins.slw"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("predictor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let screen = Self.root.appendingPathComponent("Reports/samples/vins-screen.jpg").path
+        let corrupt = folder.appendingPathComponent("corrupt.png").path, missing = folder.appendingPathComponent("missing.jpg").path
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: corrupt))
+        let paths = [screen, missing, screen, corrupt, screen, screen, missing]
+        let samples = paths.enumerated().map { Sample(id: "\($0.offset)", imagePath: $0.element, width: 360, height: 640) }
+        func predict(threads: Int) throws -> DetectorPredictor.Output {
+            let previous = Parallel.threadCount
+            Parallel.threadCount = threads
+            defer { Parallel.threadCount = previous }
+            return try detector.predictor(scoreThreshold: 0.05, useStoredThresholds: true, batchSize: 3)
+                .predict(samples, imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "order", showProgress: false)
+        }
+        let one = try predict(threads: 1), three = try predict(threads: 3)
+        XCTAssertEqual(one.unreadable.map(\.file), [missing, corrupt, missing])
+        XCTAssertEqual(three.unreadable.map(\.file), one.unreadable.map(\.file))
+        XCTAssertEqual(three.predictions, one.predictions)
+        let alone = try detector.predictor(scoreThreshold: 0.05, useStoredThresholds: true)
+            .predict([samples[0]], imageURL: { URL(fileURLWithPath: $0.imagePath) }, label: "alone", showProgress: false).predictions
+        XCTAssertFalse(alone.isEmpty)
+        for position in [0, 2, 4, 5] {
+            XCTAssertEqual(one.predictions.filter { $0.imageIndex == position }.map(\.box), alone.map(\.box), "screen at \(position)")
+        }
+        XCTAssertEqual(Set(one.predictions.map(\.imageIndex)), [0, 2, 4, 5])
     }
 }
