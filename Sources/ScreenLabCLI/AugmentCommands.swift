@@ -45,11 +45,25 @@ struct LoaderArguments: ParsableArguments {
         return try AugmentPreset.locate(preset, from: here, fallbackRepositories: executable)
     }
 
-    /// A split's screens behind a loader with the chosen preset.
-    func makeLoader(_ dataset: Dataset, split: String?, batchSize: Int, workers: Int) throws -> DataLoader {
+    /// A split's screens behind a loader with the chosen preset; `keepDecoded`: the screens decoded
+    /// into memory first, on `threads` threads (`data.cache: ram`).
+    func makeLoader(_ dataset: Dataset, split: String?, batchSize: Int, workers: Int, keepDecoded: Bool = false,
+                    threads: Int = 1) throws -> DataLoader {
         try validateSize()
         let augmentPreset = try AugmentPreset.load(from: presetURL())
-        let source = try DatasetSource(dataset: dataset, split: split)
+        var source = try DatasetSource(dataset: dataset, split: split)
+        if keepDecoded {
+            let needed = DecodedScreenCache.bytesNeeded(for: source)
+            if let refusal = DecodedScreenCache.refusal(needed: needed, available: DecodedScreenCache.availableMemory()) {
+                throw usageError("--cache ram: \(refusal); run without it")
+            }
+            let clock = Stopwatch()
+            let progress = ProgressLine("decoding \(source.count) screens into memory", total: source.count, unit: "screens")
+            source = source.cachingDecodedScreens(workers: threads, progress: progress)
+            progress.finish()
+            print(String(format: "screens kept decoded (--cache ram): %d in %.1f s, %.2f GB", source.count - source.cache!.failures,
+                         clock.seconds, Double(source.cache!.bytes) / 1e9))
+        }
         var options = DataLoader.Options()
         options.batchSize = batchSize
         options.workers = workers
@@ -112,9 +126,12 @@ struct BenchLoaderCommand: ParsableCommand {
     @Option(help: "Seconds to time the loader alone (default 5; 2 with --quick).") var seconds: Double?
     @Option(help: "Training steps timed alone and fed by the loader (default 8; 3 with --quick).") var steps: Int?
     @Flag(help: "A short run to check that everything works; too short for numbers worth recording.") var quick = false
+    @Option(help: "none: decode each screen from its file when drawn; ram: decode every screen once first and keep it in memory (an experiment's data.cache).")
+    var cache = "none"
 
     func run() throws {
         let seconds = self.seconds ?? (quick ? 2 : 5), steps = self.steps ?? (quick ? 3 : 8)
+        guard ["none", "ram"].contains(cache) else { throw usageError("--cache must be none or ram, got '\(cache)'") }
         try OptionBounds.check("workers", workers, OptionBounds.workers)
         try OptionBounds.check("threads", threads, OptionBounds.threads)
         try OptionBounds.check("batch-size", batchSize, OptionBounds.batch)
@@ -128,7 +145,8 @@ struct BenchLoaderCommand: ParsableCommand {
         Parallel.threadCount = threads
         let (dataset, split, description, cleanup) = try benchmarkData()
         defer { cleanup() }
-        let dataLoader = try loader.makeLoader(dataset, split: split, batchSize: batchSize, workers: workers)
+        let dataLoader = try loader.makeLoader(dataset, split: split, batchSize: batchSize, workers: workers, keepDecoded: cache == "ram",
+                                               threads: threads)
         var detector = DetectorConfiguration.reference
         detector.inputWidth = loader.width
         detector.inputHeight = loader.height

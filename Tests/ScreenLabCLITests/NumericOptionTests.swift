@@ -50,6 +50,15 @@ final class DenseKernelsOptionTests: XCTestCase {
     }
 }
 
+/// `bench loader --cache` takes none or ram; another word is a usage error naming the option, before any work.
+final class LoaderCacheOptionTests: XCTestCase {
+    func testAnUnknownCacheIsAUsageErrorNamingTheChoices() throws {
+        let result = try ScreenlabProcess.run(["bench", "loader", "--cache", "disk"])
+        XCTAssertEqual(result.status, 64, result.output)
+        XCTAssertTrue(result.output.contains("--cache must be none or ram, got 'disk'"), result.output)
+    }
+}
+
 /// What a new user types first.
 final class VersionTests: XCTestCase {
     func testVersionNamesTheReleaseAndTheWeightsFormat() throws {
