@@ -36,6 +36,26 @@ public struct DatasetSource: SampleSource {
         return cached
     }
 
+    /// `data.cache: ram` as a run and `bench loader --cache ram` do it: this source's screens
+    /// (`role`: "training", say) decoded with a progress line and a line saying what was kept —
+    /// or, when `DecodedScreenCache.refusal` refuses them, this source unchanged and the reason.
+    public func keepingDecodedScreens(role: String, workers: Int, showProgress: Bool = true,
+                                      available: Int? = DecodedScreenCache.availableMemory())
+        -> (source: DatasetSource, report: String, refused: Bool) {
+        if let refusal = DecodedScreenCache.refusal(needed: DecodedScreenCache.bytesNeeded(for: self), available: available) {
+            return (self, "data.cache: ram refused for the \(role) screens: \(refusal)", true)
+        }
+        let clock = Stopwatch()
+        let progress = ProgressLine("decoding \(count) \(role) screens into memory", total: count, unit: "screens", enabled: showProgress)
+        let cached = cachingDecodedScreens(workers: workers, progress: progress)
+        progress.finish()
+        let cache = cached.cache!
+        let report = String(format: "data.cache: ram: %d %@ screens decoded in %.1f s, %.2f GB", count - cache.failures, role,
+                            clock.seconds, Double(cache.bytes) / 1e9)
+            + (cache.failures == 0 ? "" : "; \(cache.failures) did not decode and are read from disk as they are drawn (reported there)")
+        return (cached, report, false)
+    }
+
     public func load(_ position: Int) throws -> AnnotatedImage {
         let sample = dataset.samples[indices[position]]
         let image = try cache?.image(at: position) ?? decode(position)

@@ -67,8 +67,8 @@ public struct DetectorPredictor {
         var start = 0
         while start < count {
             let end = min(count, start + batchSize)
-            // The batch's images read and letterboxed on the workers (one at a time, this was a
-            // serial phase with a core idle: ~40 % of a validation pass of the quickstart), then
+            // The batch's images read and letterboxed on the workers (one at a time on the calling
+            // thread they left a core idle: the quickstart's validation ran 1.1–1.2× slower), then
             // placed in order, so the batch is the same whatever the thread count.
             let prepared = prepare(start..<end, width: width, height: height, load: load)
             var slots: [(position: Int, mapping: InputToSourceMapping)] = []

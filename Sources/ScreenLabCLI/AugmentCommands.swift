@@ -53,16 +53,10 @@ struct LoaderArguments: ParsableArguments {
         let augmentPreset = try AugmentPreset.load(from: presetURL())
         var source = try DatasetSource(dataset: dataset, split: split)
         if keepDecoded {
-            let needed = DecodedScreenCache.bytesNeeded(for: source)
-            if let refusal = DecodedScreenCache.refusal(needed: needed, available: DecodedScreenCache.availableMemory()) {
-                throw usageError("--cache ram: \(refusal); run without it")
-            }
-            let clock = Stopwatch()
-            let progress = ProgressLine("decoding \(source.count) screens into memory", total: source.count, unit: "screens")
-            source = source.cachingDecodedScreens(workers: threads, progress: progress)
-            progress.finish()
-            print(String(format: "screens kept decoded (--cache ram): %d in %.1f s, %.2f GB", source.count - source.cache!.failures,
-                         clock.seconds, Double(source.cache!.bytes) / 1e9))
+            let (cached, report, refused) = source.keepingDecodedScreens(role: "benchmark", workers: threads)
+            if refused { throw usageError("--cache ram: \(report); run without it") }
+            print(report)
+            source = cached
         }
         var options = DataLoader.Options()
         options.batchSize = batchSize

@@ -150,7 +150,7 @@ final class TrainerTests: XCTestCase {
         let lines = LockedLines()
         let refused = TrainingSetup.cachingDecoded(screens, threads: 2, log: { lines.append($0) }, available: 5_000_000)
         XCTAssertNil(refused.cache)
-        XCTAssertTrue(lines.all.contains { $0.contains("data.cache: ram refused: the screens need") && $0.contains("read from disk") }, "\(lines.all)")
+        XCTAssertTrue(lines.all.contains { $0.contains("data.cache: ram refused for the training screens: the screens need") && $0.contains("read from disk") }, "\(lines.all)")
     }
 
     /// `sampler.repeat_screens` reaches the loader: the screens whose manifest column matches are

@@ -51,21 +51,10 @@ final class TrainingSetup {
     /// loader starts; refused with a message (the run reads from disk) when they would not fit.
     static func cachingDecoded(_ screens: DatasetSource, threads: Int, showProgress: Bool = true, log: (String) -> Void,
                                available: Int? = DecodedScreenCache.availableMemory()) -> DatasetSource {
-        let needed = DecodedScreenCache.bytesNeeded(for: screens)
-        if let refusal = DecodedScreenCache.refusal(needed: needed, available: available) {
-            log("data.cache: ram refused: \(refusal); the screens are read from disk as they are drawn")
-            return screens
-        }
-        let clock = Stopwatch()
-        let progress = ProgressLine("decoding \(screens.count) training screens into memory", total: screens.count, unit: "screens",
-                                    enabled: showProgress)
-        let cached = screens.cachingDecodedScreens(workers: threads, progress: progress)
-        progress.finish()
-        let cache = cached.cache!
-        log(String(format: "data.cache: ram: %d training screens decoded in %.1f s, %.2f GB", screens.count - cache.failures,
-                   clock.seconds, Double(cache.bytes) / 1e9)
-            + (cache.failures == 0 ? "" : "; \(cache.failures) did not decode and are read from disk as they are drawn (reported there)"))
-        return cached
+        let (source, report, refused) = screens.keepingDecodedScreens(role: "training", workers: threads, showProgress: showProgress,
+                                                                      available: available)
+        log(report + (refused ? "; they are read from disk as they are drawn" : ""))
+        return source
     }
 
     init(config: ExperimentConfig, repositoryRoot root: URL, cacheFolder: URL, communicator: Communicator? = nil,
