@@ -92,7 +92,7 @@ extension Variable {
     }
 
     static func checkFusable(_ activation: ActivationKind?, op: String) throws {
-        guard activation == nil || activation == .relu || activation == .relu6 else {
+        guard activation?.fusesIntoBatchNorm ?? true else {
             throw TensorError.invalidArgument(op: op, reason: "only relu and relu6 can be fused, got \(activation!)")
         }
     }

@@ -6,6 +6,10 @@ public enum ActivationKind: String, CaseIterable, Sendable {
     /// Whether `Activation.backward` reads the forward input (otherwise it reads the output,
     /// so an in-place forward is safe).
     public var backwardNeedsInput: Bool { self == .silu }
+
+    /// Whether batch norm's kernels apply this activation inside their own passes (forward and
+    /// backward: `FusedActivationMask`); the others run as a separate op.
+    public var fusesIntoBatchNorm: Bool { self == .relu || self == .relu6 }
 }
 
 /// Elementwise activations, 8 lanes at a time, split across workers for large arrays.

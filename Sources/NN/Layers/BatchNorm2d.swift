@@ -75,12 +75,12 @@ public final class BatchNorm2d: Module, Layer {
         then following: (norm: BatchNorm2d, activation: ActivationKind?)? = nil
     ) throws -> (output: Variable, followed: Bool)? {
         let channels = gamma.value.count
-        guard !usesRunningStatistics, activation == nil || activation == .relu || activation == .relu6,
+        guard !usesRunningStatistics, activation?.fusesIntoBatchNorm ?? true,
               depthwise.weight.shape == [channels, 1, 3, 3], depthwise.groups == channels, depthwise.padding == 1,
               depthwise.stride == 1 || depthwise.stride == 2, depthwise.bias == nil,
               x.shape.count == 4, x.shape[1] == channels else { return nil }
         let fusedFollowing = following.flatMap { following -> (norm: BatchNorm2d, activation: ActivationKind?)? in
-            let fusable = following.activation == nil || following.activation == .relu || following.activation == .relu6
+            let fusable = following.activation?.fusesIntoBatchNorm ?? true
             return fusable && !following.norm.usesRunningStatistics && following.norm.gamma.value.count == channels ? following : nil
         }
         let tape = x.tape
