@@ -64,6 +64,13 @@ final class ConvKernelTests: XCTestCase {
         check(try Conv2dGeometry(batch: 3, inChannels: 3, inHeight: 9, inWidth: 8, outChannels: 5, kernel: 3, stride: 2, padding: 1))
     }
 
+    /// Rows wide enough for the stride-2 unfold's vector steps (eight outputs from 16 loaded
+    /// values) and their scalar tail, the last kept value at the right edge of the image.
+    func testDenseStride2WideRows() throws {
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 9, inWidth: 41, outChannels: 5, kernel: 3, stride: 2, padding: 1))
+        check(try Conv2dGeometry(batch: 1, inChannels: 2, inHeight: 6, inWidth: 34, outChannels: 3, kernel: 3, stride: 2))
+    }
+
     func testGroups2() throws {
         check(try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 5, inWidth: 6, outChannels: 6, kernel: 3, padding: 1, groups: 2))
     }

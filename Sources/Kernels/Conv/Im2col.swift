@@ -65,6 +65,8 @@ struct Im2col {
                         let src = plane + iy * width + valid.lowerBound * strideWidth - padWidth + kx
                         if strideWidth == 1 {
                             (dst + valid.lowerBound).update(from: src, count: valid.count)
+                        } else if strideWidth == 2 {
+                            gatherEven(src, count: valid.count, into: dst + valid.lowerBound)
                         } else {
                             let out = dst + valid.lowerBound
                             for i in 0..<valid.count { out[i] = src[i * strideWidth] }
@@ -73,6 +75,23 @@ struct Im2col {
                     row += panelColumns
                 }
             }
+        }
+    }
+
+    /// `out[i] = source[2i]` for `i < count`, eight at a time from the even lanes of 16 loaded values
+    /// (the stem's unfold, one value at a time, was a third of its sgemm weight gradient). A vector
+    /// step reads up to source[2i + 15], so it runs only while that lies before the last value kept,
+    /// source[2(count − 1)] — never past the input.
+    @inline(__always)
+    private func gatherEven(_ source: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>) {
+        var i = 0
+        while i + 8 < count {
+            store8(load16(source + 2 * i).evenHalf, out + i)
+            i += 8
+        }
+        while i < count {
+            out[i] = source[2 * i]
+            i += 1
         }
     }
 
