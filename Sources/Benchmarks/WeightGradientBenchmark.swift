@@ -38,9 +38,9 @@ public enum WeightGradientBenchmark {
             let gradOutput = Initialization.uniform(shape: [g.outputCount], bound: 1, rng: &rng)
             let gradWeight = UnsafeMutablePointer<Float>.allocate(capacity: g.weightCount)
             defer { gradWeight.deallocate() }
-            let contenders = [false, true].map { packed in
+            let contenders = [Conv2dKernel.DenseKernels.openblas, .packed].map { kernels in
                 InterleavedTiming.Contender {
-                    Conv2dKernel.withDenseKernels(packed: packed) {
+                    Conv2dKernel.withDenseKernels(kernels) {
                         Conv2dKernel.backwardWeight(g, input: input.pointer, gradOutput: gradOutput.pointer, gradWeight: gradWeight, gradBias: nil)
                     }
                 }

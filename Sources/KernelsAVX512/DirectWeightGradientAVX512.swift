@@ -6,13 +6,15 @@
 /// two 8-lane halves, so the two give the same bits. 16 accumulators and 8 row loads per 16 FMAs.
 public enum DirectWeightGradientAVX512 {
     /// `gradOutput`/`input`: the first row of each operand at the span's first position; rows are
-    /// `rowStride` apart, images `gradOutputImageStride`/`inputImageStride` apart; `length`
-    /// positions of each of `images` images. Writes the 16 sums to `sums` (row-major 4 × 4).
+    /// `gradOutputRowStride`/`inputRowStride` apart, images `gradOutputImageStride`/`inputImageStride`
+    /// apart; `length` positions of each of `images` images. Writes the 16 sums to `sums` (row-major 4 × 4).
     @inline(never)
     public static func block4x4(
-        gradOutput: UnsafePointer<Float>, gradOutputImageStride: Int, input: UnsafePointer<Float>, inputImageStride: Int,
-        rowStride: Int, images: Int, length: Int, sums: UnsafeMutablePointer<Float>
+        gradOutput: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
+        input: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
+        images: Int, length: Int, sums: UnsafeMutablePointer<Float>
     ) {
+        let rowStride = gradOutputRowStride, inputStride = inputRowStride
         var block = Block()
         let full = length / 16 * 16, rest = length - full
         for image in 0..<images {
@@ -20,13 +22,13 @@ public enum DirectWeightGradientAVX512 {
             var q = 0
             while q < full {
                 block.add(load(g + q), load(g + rowStride + q), load(g + 2 * rowStride + q), load(g + 3 * rowStride + q),
-                          load(x + q), load(x + rowStride + q), load(x + 2 * rowStride + q), load(x + 3 * rowStride + q))
+                          load(x + q), load(x + inputStride + q), load(x + 2 * inputStride + q), load(x + 3 * inputStride + q))
                 q += 16
             }
             if rest > 0 {
                 block.add(partial(g + q, rest), partial(g + rowStride + q, rest), partial(g + 2 * rowStride + q, rest),
-                          partial(g + 3 * rowStride + q, rest), partial(x + q, rest), partial(x + rowStride + q, rest),
-                          partial(x + 2 * rowStride + q, rest), partial(x + 3 * rowStride + q, rest))
+                          partial(g + 3 * rowStride + q, rest), partial(x + q, rest), partial(x + inputStride + q, rest),
+                          partial(x + 2 * inputStride + q, rest), partial(x + 3 * inputStride + q, rest))
             }
         }
         block.reduce(into: sums)

@@ -39,7 +39,7 @@ struct BenchTrainCommand: ParsableCommand {
     var profile = false
     @Flag(help: "Also time, every round, the real step on batches the loader made before the clock started (the loader idle): the ratio to the step fed as it trains is what the loader's CPU costs the step. The PyTorch real-step peer feeds synthetic tensors.")
     var loaderShare = false
-    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image) or packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image), packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients) or winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
     var denseKernels: String?
 
     func validate() throws {
@@ -61,7 +61,7 @@ struct BenchTrainCommand: ParsableCommand {
 
     func run() throws {
         guard let denseKernels else { return try runBenchmarks() }
-        try Conv2dKernel.withDenseKernels(packed: denseKernels == "packed") { try runBenchmarks() }
+        try Conv2dKernel.withDenseKernels(Conv2dKernel.DenseKernels(rawValue: denseKernels)!) { try runBenchmarks() }
     }
 
     private func runBenchmarks() throws {
@@ -160,5 +160,6 @@ struct BenchTrainCommand: ParsableCommand {
 /// `--dense-kernels` of `bench train` and `bench engine`: one of the `dense_kernels` key's choices.
 func checkDenseKernels(_ value: String) throws {
     guard ExperimentConfig.DenseKernels(rawValue: value) == nil else { return }
-    throw usageError("--dense-kernels \(value): use " + ExperimentConfig.DenseKernels.allCases.map(\.rawValue).joined(separator: " or "))
+    let choices = ExperimentConfig.DenseKernels.allCases.map(\.rawValue)
+    throw usageError("--dense-kernels \(value): use " + choices.dropLast().joined(separator: ", ") + " or " + choices.last!)
 }

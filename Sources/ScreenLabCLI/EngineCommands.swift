@@ -24,7 +24,7 @@ struct BenchEngineCommand: ParsableCommand {
     @Flag(help: "Skip the GEMM table.") var skipGEMM = false
     @Flag(help: "A short run for a sanity check: 3 timed steps, 3 GEMM repetitions, 1 profiled step (numbers are noisier).")
     var quick = false
-    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image) or packed (PackedConv2d; row dot products for the weight gradients).")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image), packed (PackedConv2d; row dot products for the weight gradients) or winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)).")
     var denseKernels = "openblas"
 
     func validate() throws {
@@ -36,7 +36,7 @@ struct BenchEngineCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Conv2dKernel.withDenseKernels(packed: denseKernels == "packed") { try runBenchmarks() }
+        try Conv2dKernel.withDenseKernels(Conv2dKernel.DenseKernels(rawValue: denseKernels)!) { try runBenchmarks() }
     }
 
     private func runBenchmarks() throws {
@@ -44,7 +44,7 @@ struct BenchEngineCommand: ParsableCommand {
         let (timedSteps, gemmRepetitions, profiledSteps) = quick ? (min(steps, 3), 3, 1) : (steps, 15, 3)
         let machine = MachineDescription.current()
         print("ScreenLab engine benchmark — \(machine.summary), \(threads) threads, \(Date())\(quick ? " (quick run)" : "")")
-        print(BLASKernelSelection.note + (denseKernels == "packed" ? "; dense convolutions on the packed kernel (--dense-kernels packed)" : ""))
+        print(BLASKernelSelection.note + (denseKernels == "openblas" ? "" : "; dense convolutions on the \(denseKernels) kernels (--dense-kernels \(denseKernels))"))
         if !skipGEMM {
             print("\n1×1 convolutions of the reference detector at batch \(batch): engine (Variable.conv2d, no-grad tape) vs the faster "
                   + "of two raw cblas_sgemm variants on the same \(threads) threads (median of \(gemmRepetitions))")

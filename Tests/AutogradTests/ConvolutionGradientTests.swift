@@ -1,5 +1,6 @@
 import Autograd
 import Foundation
+import Kernels
 import Tensor
 import XCTest
 
@@ -20,7 +21,15 @@ final class ConvolutionGradientTests: XCTestCase {
         Case(input: [1, 3, 6, 6], weight: [3, 3, 1, 1], stride: (2, 2), padding: (0, 0), groups: 1, bias: false),  // strided 1×1
     ]
 
+    /// Every case on each dense-kernel choice: im2col + sgemm, the packed kernels, and Winograd
+    /// for the 3×3 stride-1 pad-1 layers (forward and input gradient).
     func testEveryConvolutionPathAgainstFloat64() throws {
+        for kernels in Conv2dKernel.DenseKernels.allCases {
+            try Conv2dKernel.withDenseKernels(kernels) { try checkEveryCase() }
+        }
+    }
+
+    func checkEveryCase() throws {
         for (index, c) in cases.enumerated() {
             var check = GradientCheck()
             check.seed = UInt64(index + 1)

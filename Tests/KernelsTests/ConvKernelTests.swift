@@ -34,13 +34,14 @@ final class ConvKernelTests: XCTestCase {
         return (r, input, weight, bias, gradOutput)
     }
 
-    /// Both dense paths (im2col + sgemm, and the packed kernel `bench train
-    /// --dense-kernels packed` times), 1 and 2 threads.
+    /// Every dense path (im2col + sgemm, the packed kernel, Winograd for 3×3 stride-1 pad-1
+    /// layers: `bench train --dense-kernels`), 1 and 2 threads.
     func check(_ g: Conv2dGeometry, seed: UInt64 = 1, tolerance: Double = 1e-5, file: StaticString = #filePath, line: UInt = #line) {
-        for threads in [1, 2] { for packed in [false, true] {
-            withThreads(threads) { Conv2dKernel.withDenseKernels(packed: packed) {
+        // `winograd` runs a pointwise layer as `packed` does.
+        for threads in [1, 2] { for kernels in Conv2dKernel.DenseKernels.allCases where kernels != .winograd || !g.isPointwise {
+            withThreads(threads) { Conv2dKernel.withDenseKernels(kernels) {
                 let (r, input, weight, bias, gradOutput) = run(g, seed: seed)
-                let name = "\(g) threads \(threads)\(packed ? " packed kernels" : "")"
+                let name = "\(g) threads \(threads) \(kernels) kernels"
                 assertClose(r.output, ConvReference.forward(g, input: input, weight: weight, bias: bias), 
                             tolerance: tolerance, "forward \(name)", file: file, line: line)
                 assertClose(r.gradInput, ConvReference.backwardInput(g, gradOutput: gradOutput, weight: weight),
@@ -107,6 +108,14 @@ final class ConvKernelTests: XCTestCase {
         // Sums of 10,395 products: sgemm's own weight gradient is 2e-5 off the float64 reference.
         check(try Conv2dGeometry(batch: 9, inChannels: 13, inHeight: 35, inWidth: 33, outChannels: 70, kernel: 1), tolerance: 1e-4)
         check(try Conv2dGeometry(batch: 20, inChannels: 9, inHeight: 7, inWidth: 9, outChannels: 6, kernel: 1))
+        // A 3×3 layer on unfolded panels (two bands): chunks of 12 input channels (108 columns,
+        // 4-wide blocks) and of 9, output channels an edge row of pairs; and the stem's shape
+        // (stride 2, 27 columns: an edge column of pairs) on planes wider than a vector step.
+        let wide3x3 = try Conv2dGeometry(batch: 1, inChannels: 21, inHeight: 35, inWidth: 33, outChannels: 7, kernel: 3, padding: 1)
+        check(wide3x3, tolerance: 1e-4)
+        XCTAssertEqual(DirectWeightGradient.tasks(wide3x3, unfolds: true, panelPositions: 18 * 33, segments: 1, workers: 2).map(\.channels),
+                       [0..<12, 12..<21])
+        check(try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 40, inWidth: 36, outChannels: 16, kernel: 3, stride: 2, padding: 1))
         XCTAssertEqual(DirectWeightGradient.panels(batch: 9, height: 35, width: 33).map { $0.endRow - $0.firstRow },
                        Array([[Int]](repeating: [18, 17], count: 9).joined()))
         XCTAssertEqual(DirectWeightGradient.panels(batch: 20, height: 7, width: 9).map(\.images), [16, 4])
@@ -115,7 +124,8 @@ final class ConvKernelTests: XCTestCase {
     /// The packed kernels are deterministic across machines, not only runs: the forward, the
     /// input gradient and the pointwise weight gradient give the same bits for 1–3 threads and on
     /// every instruction set this CPU runs (each value is one sum in one order), so with
-    /// `dense_kernels: packed` these products do not depend on whether the host has AVX-512 (the
+    /// `dense_kernels: packed` (and `winograd`, whose transforms are the same lane-wise
+    /// arithmetic on either) these products do not depend on whether the host has AVX-512 (the
     /// other weight gradients' sgemm follows OpenBLAS's core type and the thread count).
     func testPackedKernelsGiveTheSameBitsOnEveryThreadCountAndInstructionSet() throws {
         let measured = VectorISA.current
@@ -123,20 +133,23 @@ final class ConvKernelTests: XCTestCase {
         for g in [try Conv2dGeometry(batch: 2, inChannels: 13, inHeight: 5, inWidth: 21, outChannels: 11, kernel: 3, padding: 1),
                   try Conv2dGeometry(batch: 3, inChannels: 20, inHeight: 4, inWidth: 9, outChannels: 14, kernel: 1),
                   try Conv2dGeometry(batch: 9, inChannels: 13, inHeight: 35, inWidth: 33, outChannels: 70, kernel: 1)] {
-            var first: Results?
-            for isa in VectorISA.supported { for threads in [1, 2, 3] {
-                VectorISA.use(isa)
-                let results = withThreads(threads) { PackedConv2d.$parallelMultiplyAdds.withValue(1) {
-                    Conv2dKernel.withDenseKernels(packed: true) { run(g, seed: 4).0 }
+            for kernels in [Conv2dKernel.DenseKernels.packed, .winograd] {
+                var first: Results?
+                for isa in VectorISA.supported { for threads in [1, 2, 3] {
+                    VectorISA.use(isa)
+                    let results = withThreads(threads) { PackedConv2d.$parallelMultiplyAdds.withValue(1) {
+                        Conv2dKernel.withDenseKernels(kernels) { run(g, seed: 4).0 }
+                    } }
+                    let name = "\(g) \(kernels) \(isa) threads \(threads)"
+                    if let first {
+                        XCTAssertEqual(results.output, first.output, "forward \(name)")
+                        XCTAssertEqual(results.gradInput, first.gradInput, "input gradient \(name)")
+                        if g.isPointwise || kernels == .winograd { XCTAssertEqual(results.gradWeight, first.gradWeight, "weight gradient \(name)") }
+                    } else {
+                        first = results
+                    }
                 } }
-                if let first {
-                    XCTAssertEqual(results.output, first.output, "forward \(g) \(isa) threads \(threads)")
-                    XCTAssertEqual(results.gradInput, first.gradInput, "input gradient \(g) \(isa) threads \(threads)")
-                    if DirectWeightGradient.isSupported(g) { XCTAssertEqual(results.gradWeight, first.gradWeight, "weight gradient \(g) \(isa) threads \(threads)") }
-                } else {
-                    first = results
-                }
-            } }
+            }
         }
     }
 

@@ -5,7 +5,8 @@ import XCTest
 /// im2col + sgemm: the unit tests' small shapes miss what only large ones reach (many tile groups
 /// per image, planes not a multiple of the tile, depths up to 576). The two paths differ only by
 /// the order of their float sums, so they agree to a few ulps of the sums' size. (Weight gradients:
-/// the packed path has its own for pointwise layers; the others are sgemm on both, the same bits.)
+/// the packed path has its own for pointwise layers; the others are sgemm on both, the same bits;
+/// Winograd runs the 3×3 stride-1 layers' forward and input gradient.)
 final class PackedTrainingShapesTests: XCTestCase {
     func testPackedForwardAndInputGradientMatchSGEMMOnTheDetectorsLayers() throws {
         let layers: [Conv2dGeometry] = [
@@ -21,10 +22,10 @@ final class PackedTrainingShapesTests: XCTestCase {
             var random = TestRandom(seed: 3)
             var input = random.floats(g.inputCount), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
             var gradOutput = random.floats(g.outputCount)
-            func run(packed: Bool) -> (output: [Float], gradInput: [Float], gradWeight: [Float]) {
+            func run(_ kernels: Conv2dKernel.DenseKernels) -> (output: [Float], gradInput: [Float], gradWeight: [Float]) {
                 var output = [Float](repeating: .nan, count: g.outputCount), gradInput = [Float](repeating: .nan, count: g.inputCount)
                 var gradWeight = [Float](repeating: .nan, count: g.weightCount)
-                Conv2dKernel.withDenseKernels(packed: packed) {
+                Conv2dKernel.withDenseKernels(kernels) {
                     input.withPointer { x in weight.withPointer { w in bias.withPointer { b in gradOutput.withPointer { gy in
                         output.withPointer { Conv2dKernel.forward(g, input: x, weight: w, bias: b, output: $0) }
                         gradInput.withPointer { Conv2dKernel.backwardInput(g, gradOutput: gy, weight: w, gradInput: $0) }
@@ -33,11 +34,14 @@ final class PackedTrainingShapesTests: XCTestCase {
                 }
                 return (output, gradInput, gradWeight)
             }
-            let sgemm = run(packed: false), packed = run(packed: true)
-            assertClose(packed.output, sgemm.output.map(Double.init), tolerance: 1e-4, "forward \(g)")
-            assertClose(packed.gradInput, sgemm.gradInput.map(Double.init), tolerance: 1e-4, "input gradient \(g)")
-            // Sums over 2 × 32,768 positions for the first pointwise layer: a few 1e-5 apart.
-            assertClose(packed.gradWeight, sgemm.gradWeight.map(Double.init), tolerance: 1e-4, "weight gradient \(g)")
+            let sgemm = run(.openblas)
+            for kernels in [Conv2dKernel.DenseKernels.packed, .winograd] {
+                let other = run(kernels)
+                assertClose(other.output, sgemm.output.map(Double.init), tolerance: 1e-4, "forward \(g) \(kernels)")
+                assertClose(other.gradInput, sgemm.gradInput.map(Double.init), tolerance: 1e-4, "input gradient \(g) \(kernels)")
+                // Sums over 2 × 32,768 positions for the first pointwise layer: a few 1e-5 apart.
+                assertClose(other.gradWeight, sgemm.gradWeight.map(Double.init), tolerance: 1e-4, "weight gradient \(g) \(kernels)")
+            }
         }
     }
 }

@@ -80,13 +80,17 @@ final class ExperimentConfigTests: XCTestCase {
     /// Its earlier name `dense_forward` (in the resolved configs of older runs) still reads, but
     /// not beside the new one.
     func testDenseKernelsParsesRoundTripsAndNamesTheChoices() throws {
-        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseKernels, .packed)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal, file: "e.yaml").denseKernels, .winograd)
         let sgemm = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_kernels=openblas"])
         XCTAssertEqual(sgemm.denseKernels, .openblas)
         XCTAssertTrue(sgemm.resolvedYAML().contains("dense_kernels: openblas"))
         XCTAssertEqual(try ExperimentConfig.parse(yaml: sgemm.resolvedYAML(), file: "e.yaml").denseKernels, .openblas)
-        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_kernels: winograd\n", file: "e.yaml")) { error in
-            XCTAssertTrue("\(error)".contains("dense_kernels") && "\(error)".contains("openblas") && "\(error)".contains("packed"), "\(error)")
+        // A run of the previous default resumes on its own kernels.
+        let packed = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_kernels=packed"])
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: packed.resolvedYAML(), file: "e.yaml").denseKernels, .packed)
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_kernels: fast\n", file: "e.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("dense_kernels") && "\(error)".contains("openblas") && "\(error)".contains("packed")
+                          && "\(error)".contains("winograd"), "\(error)")
         }
         XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: packed\n", file: "e.yaml").denseKernels, .packed)
         XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: openblas\n", file: "e.yaml").denseKernels, .openblas)

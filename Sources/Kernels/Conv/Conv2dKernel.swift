@@ -2,8 +2,9 @@
 /// the weight (and bias).
 ///
 /// Paths: 1×1/stride 1/pad 0/one group → one GEMM per image, no im2col (or, inside
-/// `withDenseKernels(packed: true)`, forwards of one group at stride 1 or 2 and input gradients
-/// at stride 1 on `PackedConv2d`, and 1×1 weight gradients on `DirectWeightGradient`); depthwise (groups == in == out channels) → direct SIMD loops
+/// `withDenseKernels(.packed)`, forwards of one group at stride 1 or 2 and input gradients
+/// at stride 1 on `PackedConv2d`, and 1×1 weight gradients on `DirectWeightGradient`; with
+/// `.winograd` the stride-1 3×3 ones on `Winograd3x3`); depthwise (groups == in == out channels) → direct SIMD loops
 /// (3×3 pad 1 stride 1/2) or a generic direct loop; everything else → im2col + GEMM per image
 /// and group.
 ///
@@ -14,6 +15,22 @@
 /// GEMM weight gradients keep one partial per worker, summed in worker order:
 /// bit-identical for a fixed thread count, equal to rounding across thread counts.
 public enum Conv2dKernel {
+    /// The kernels of the dense convolutions of one group in the training graph. Each choice sums
+    /// in its own order, so the same seed trains to other bits under each (`dense_kernels`).
+    public enum DenseKernels: String, CaseIterable, Sendable {
+        /// im2col + OpenBLAS sgemm per image, for every pass.
+        case openblas
+        /// Forwards at stride 1 or 2 and stride-1 input gradients on `PackedConv2d` (filters packed
+        /// per call), 1×1 weight gradients as row dot products (`DirectWeightGradient`); the other
+        /// weight gradients on sgemm.
+        case packed
+        /// `packed`, with the forwards and input gradients of the 3×3, stride-1, pad-1 layers by
+        /// Winograd's F(2×2, 3×3) (`Winograd3x3`: 2.25× fewer multiply-adds), and every dense
+        /// weight gradient as row dot products (the stem's and the 3×3 layers' on panels unfolded
+        /// per task, `DirectWeightGradient`). Together 1.04× the real step of `packed`.
+        case winograd
+    }
+
     /// `output = conv(input, weight) + bias`; output is overwritten.
     public static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
@@ -27,13 +44,10 @@ public enum Conv2dKernel {
         }
     }
 
-    /// Runs `body` with the dense (non-depthwise) convolutions of one group — forward passes at
-    /// stride 1 or 2, input gradients at stride 1 — on the inference path's packed kernel and the
-    /// 1×1 weight gradients as row dot products (`packed: true`; `DirectWeightGradient`), or on
-    /// im2col + OpenBLAS sgemm per image (the default). Other weight gradients stay on sgemm.
-    /// `bench train --dense-kernels` times both.
-    public static func withDenseKernels<T>(packed: Bool, _ body: () throws -> T) rethrows -> T {
-        try GEMMConv.$usesPackedKernels.withValue(packed, operation: body)
+    /// Runs `body` with the dense (non-depthwise) convolutions on `kernels` (`DenseKernels`).
+    /// `bench train --dense-kernels` times them.
+    public static func withDenseKernels<T>(_ kernels: DenseKernels, _ body: () throws -> T) rethrows -> T {
+        try GEMMConv.$denseKernels.withValue(kernels, operation: body)
     }
 
     /// `gradInput = ∂L/∂input` from `gradOutput`; gradInput is overwritten.

@@ -1,23 +1,28 @@
 import KernelsAVX512
 
-/// The weight gradient of a pointwise convolution (1×1, stride 1, no padding, one group) without
-/// the packing sgemm does: `gradWeight[o][i] = Σ_{n,p} gradOutput[n][o][p] · input[n][i][p]` is
-/// a grid of dot products of rows that are both contiguous along positions.
+/// The weight gradient of a dense convolution (one group) without the packing sgemm does:
+/// `gradWeight[o][d] = Σ_{n,p} gradOutput[n][o][p] · columns[n][d][p]` is a grid of dot products
+/// of rows that are both contiguous along positions. A pointwise layer (1×1, stride 1, no padding)
+/// reads its input rows as the columns; any other layer unfolds them per panel (`Im2col`).
 ///
 /// - Blocking: panels of whole rows (~1,024 positions: a band of one image, or several whole small
 ///   images) so that a task's ≤ 64 output-gradient rows stay in L2 and 4 input rows in L1; each
 ///   block of 4 × 4 (AVX-512) or 2 × 3 (AVX2) pairs keeps one accumulator per pair in registers.
+///   An unfolded layer's task unfolds a chunk of input channels (≤ 320 KB of columns, a multiple
+///   of 4 columns where it can) of each of its panels into its worker's scratch.
 /// - Order: a pair's products go to 16 lanes by position in the panel, the lanes are halved to
 ///   one at the panel's end, and panel totals are added in panel order — the same on either
 ///   instruction set and for any block shape: bit-identical on AVX2 and AVX-512.
-/// - Threads: tasks are (segment of panels, output channels); a task owns its outputs and
-///   segments' partial sums are added in segment order, so the result is bit-identical for any
-///   thread count (sgemm's weight gradient keeps one partial per worker).
+/// - Threads: tasks are (segment of panels, output channels[, input-channel chunk]); a task owns its
+///   outputs and segments' partial sums are added in segment order, so the result is bit-identical
+///   for any thread count (sgemm's weight gradient keeps one partial per worker).
 /// - Rounding differs from sgemm's (lane-wise sums over ≤ ~1,024 positions), so
 ///   `dense_kernels: packed` runs differ from `openblas` runs in these bits too.
-/// - Not the 3×3 layers: run as shifted rows over zero-padded copies of both operands, the FPN's
-///   3×3 weight gradients timed level with im2col + sgemm at 64×32 (6.6 ms each, batch 8) and
-///   slower on the small planes (0.87 against 0.62 ms at 16×8), so they stay on sgemm.
+/// - The stem's and the 3×3 layers' weight gradients run here only under `dense_kernels: winograd`
+///   (batch 8, two threads, against im2col + sgemm: the stem 3.3 → 1.95 ms, the FPN's 3×3 at 64×32
+///   6.5 → 4.9 ms, at 32×16 1.8 → 1.4); `packed` keeps them on sgemm, so its runs keep their bits.
+///   (Run as shifted rows over zero-padded copies of both operands instead of unfolded panels, the
+///   FPN's 3×3 weight gradients had timed level with sgemm.)
 enum DirectWeightGradient {
     static let panelPositions = 1024
     static let segmentPanels = 8
@@ -32,7 +37,14 @@ enum DirectWeightGradient {
         return min(maximumRowsPerTask, max(4, (rows + 3) / 4 * 4))
     }
 
-    static func isSupported(_ g: Conv2dGeometry) -> Bool { g.isPointwise }
+    /// Every dense layer of one group: a 1×1 layer at stride 1 without padding reads its input
+    /// rows in place; any other kernel, stride or padding first unfolds each panel (`Im2col`) for
+    /// a chunk of input channels into the task's scratch.
+    static func isSupported(_ g: Conv2dGeometry) -> Bool { g.groups == 1 }
+
+    /// Floats of a task's unfolded columns (a panel of a chunk of input channels): 320 KB, so
+    /// that they stay in L2 beside the panel's output-gradient rows (256 KB for 64 channels).
+    static let unfoldedFloats = 81_920
 
     /// Rows `firstRow..<endRow` of images `firstImage..<firstImage + images`.
     struct Panel: Equatable {
@@ -62,6 +74,35 @@ enum DirectWeightGradient {
         return result
     }
 
+    /// What one task computes: output channels `rows` × the weight columns of input channels
+    /// `channels` (all of them for a 1×1 layer read in place).
+    struct Task {
+        let rows: Range<Int>, channels: Range<Int>
+    }
+
+    /// The tasks of one segment: for a 1×1 layer, ranges of output channels (`rowsPerTask`); for
+    /// an unfolded one, chunks of input channels whose panel columns fit `unfoldedFloats`, times
+    /// ranges of at most 64 output channels.
+    static func tasks(_ g: Conv2dGeometry, unfolds: Bool, panelPositions: Int, segments: Int, workers: Int) -> [Task] {
+        if !unfolds {
+            let rowsPerTask = rowsPerTask(outChannels: g.outChannels, segments: segments, workers: workers)
+            return stride(from: 0, to: g.outChannels, by: rowsPerTask).map {
+                Task(rows: $0..<min(g.outChannels, $0 + rowsPerTask), channels: 0..<g.inChannels)
+            }
+        }
+        // Whole 4-wide blocks where the budget allows: an edge column runs one pair at a time.
+        let taps = g.kernelHeight * g.kernelWidth
+        var perChunk = max(1, min(g.inChannels, unfoldedFloats / (taps * panelPositions)))
+        if perChunk < g.inChannels, let whole = stride(from: perChunk, through: 1, by: -1).first(where: { $0 * taps % 4 == 0 }) {
+            perChunk = whole
+        }
+        return stride(from: 0, to: g.inChannels, by: perChunk).flatMap { first in
+            stride(from: 0, to: g.outChannels, by: maximumRowsPerTask).map {
+                Task(rows: $0..<min(g.outChannels, $0 + maximumRowsPerTask), channels: first..<min(g.inChannels, first + perChunk))
+            }
+        }
+    }
+
     static func compute(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>, gradWeight: UnsafeMutablePointer<Float>
     ) {
@@ -69,20 +110,33 @@ enum DirectWeightGradient {
         let weights = g.weightCount
         let panels = panels(batch: g.batch, height: g.outHeight, width: g.outWidth)
         let segments = max(1, (panels.count + segmentPanels - 1) / segmentPanels)
-        let rowsPerTask = rowsPerTask(outChannels: g.outChannels, segments: segments, workers: Parallel.threadCount)
-        let rowRanges = (g.outChannels + rowsPerTask - 1) / rowsPerTask
+        let unfolds = !g.isPointwise
+        let largestPanel = panels.map { $0.images * ($0.endRow - $0.firstRow) * g.outWidth }.max() ?? 0
+        let tasks = tasks(g, unfolds: unfolds, panelPositions: largestPanel, segments: segments, workers: Parallel.threadCount)
         // One segment writes the gradient in place; several keep one partial each, added below.
         let partials = Workspace(count: segments > 1 ? segments * weights : 0, zeroed: true)
         defer { partials.free() }
         if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
         // Read once per call (a lazy global: each read is a `swift_once` call), as `PackedMicroKernel.isWide`.
         let wide = VectorISA.current == .avx512
-        Parallel.forEach(segments * rowRanges) { task in
-            let segment = task / rowRanges, rowRange = task % rowRanges
-            let output = segments == 1 ? gradWeight : partials.pointer + segment * weights
-            let rows = (rowRange * rowsPerTask)..<min(g.outChannels, (rowRange + 1) * rowsPerTask)
-            for panel in panels[(segment * segmentPanels)..<min(panels.count, (segment + 1) * segmentPanels)] {
-                accumulate(g, panel: panel, rows: rows, wide: wide, input: input, gradOutput: gradOutput, output: output)
+        let taps = g.kernelHeight * g.kernelWidth, depth = g.inChannels * taps
+        let scratchPerWorker = unfolds ? (tasks.map(\.channels.count).max() ?? 0) * taps * largestPanel : 0
+        let workers = Parallel.workerCount(for: segments * tasks.count)
+        let scratch = Workspace(count: workers * scratchPerWorker)
+        defer { scratch.free() }
+        Parallel.forEachChunk(segments * tasks.count, workers: workers) { range, worker in
+            let columns = scratch.pointer + worker * scratchPerWorker
+            for index in range {
+                let segment = index / tasks.count, task = tasks[index % tasks.count]
+                let output = segments == 1 ? gradWeight : partials.pointer + segment * weights
+                for panel in panels[(segment * segmentPanels)..<min(panels.count, (segment + 1) * segmentPanels)] {
+                    if unfolds {
+                        accumulateUnfolded(g, panel: panel, task: task, wide: wide, input: input, gradOutput: gradOutput,
+                                           columns: columns, output: output + task.channels.lowerBound * taps, outputRowStride: depth)
+                    } else {
+                        accumulate(g, panel: panel, rows: task.rows, wide: wide, input: input, gradOutput: gradOutput, output: output)
+                    }
+                }
             }
         }
         guard segments > 1 else { return }
@@ -95,47 +149,84 @@ enum DirectWeightGradient {
         }
     }
 
-    /// Adds one panel's products for output channels `rows` and every input channel, in 4 × 4
-    /// AVX-512 blocks when `wide`, else 2 × 3 AVX2 blocks (the same bits).
+    /// A 1×1 layer's panel: output channels `rows` against every input row, read in place.
     static func accumulate(
         _ g: Conv2dGeometry, panel: Panel, rows: Range<Int>, wide: Bool, input: UnsafePointer<Float>,
         gradOutput: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
     ) {
-        let plane = g.outHeight * g.outWidth, inChannels = g.inChannels
-        let gradImage = g.outChannels * plane, inputImage = inChannels * plane
+        let plane = g.outHeight * g.outWidth
         let span = (panel.firstRow * g.outWidth)..<(panel.endRow * g.outWidth)
-        let gradBase = gradOutput + panel.firstImage * gradImage + span.lowerBound
-        let inputBase = input + panel.firstImage * inputImage + span.lowerBound
+        accumulate(rows: rows, columns: g.inChannels, wide: wide,
+                   gradOutput: gradOutput + panel.firstImage * g.outChannels * plane + span.lowerBound,
+                   gradOutputRowStride: plane, gradOutputImageStride: g.outChannels * plane,
+                   input: input + panel.firstImage * g.inChannels * plane + span.lowerBound,
+                   inputRowStride: plane, inputImageStride: g.inChannels * plane,
+                   images: panel.images, length: span.count, output: output, outputRowStride: g.inChannels)
+    }
+
+    /// Any other layer's panel: the task's input channels unfolded into `columns` ([image][chunk
+    /// depth][panel positions]), then multiplied as the 1×1 layers' rows are.
+    static func accumulateUnfolded(
+        _ g: Conv2dGeometry, panel: Panel, task: Task, wide: Bool, input: UnsafePointer<Float>,
+        gradOutput: UnsafePointer<Float>, columns: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, outputRowStride: Int
+    ) {
+        var chunk = g
+        chunk.inChannels = task.channels.count
+        let unfold = Im2col(chunk), chunkDepth = unfold.rows
+        let inPlane = g.inHeight * g.inWidth, plane = g.outHeight * g.outWidth
+        let rows = panel.firstRow..<panel.endRow, length = rows.count * g.outWidth
+        for image in 0..<panel.images {
+            let x = input + ((panel.firstImage + image) * g.inChannels + task.channels.lowerBound) * inPlane
+            unfold.unfold(x, outputRows: rows, into: columns + image * chunkDepth * length)
+        }
+        accumulate(rows: task.rows, columns: chunkDepth, wide: wide,
+                   gradOutput: gradOutput + panel.firstImage * g.outChannels * plane + panel.firstRow * g.outWidth,
+                   gradOutputRowStride: plane, gradOutputImageStride: g.outChannels * plane,
+                   input: UnsafePointer(columns), inputRowStride: length, inputImageStride: chunkDepth * length,
+                   images: panel.images, length: length, output: output, outputRowStride: outputRowStride)
+    }
+
+    /// Adds the dot products of output-gradient rows `rows` with input rows `0..<columns` (each
+    /// `length` positions of `images` images) to `output[row · outputRowStride + column]`, in 4 × 4
+    /// AVX-512 blocks when `wide`, else 2 × 3 AVX2 blocks (the same bits).
+    static func accumulate(
+        rows: Range<Int>, columns inputRows: Int, wide: Bool,
+        gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
+        input inputBase: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
+        images: Int, length: Int, output: UnsafeMutablePointer<Float>, outputRowStride: Int
+    ) {
         let blockRows = wide ? 4 : 2, blockColumns = wide ? 4 : 3
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { buffer in
             let sums = buffer.baseAddress!
             var column = 0
-            while column < inChannels {
-                let columns = min(blockColumns, inChannels - column)
+            while column < inputRows {
+                let columns = min(blockColumns, inputRows - column)
                 var row = rows.lowerBound
                 while row < rows.upperBound {
                     let blockHeight = min(blockRows, rows.upperBound - row)
-                    let gy = gradBase + row * plane, x = inputBase + column * plane
+                    let gy = gradBase + row * gradOutputRowStride, x = inputBase + column * inputRowStride
                     if blockHeight == blockRows && columns == blockColumns {
                         if wide {
                             DirectWeightGradientAVX512.block4x4(
-                                gradOutput: gy, gradOutputImageStride: gradImage, input: x, inputImageStride: inputImage,
-                                rowStride: plane, images: panel.images, length: span.count, sums: sums)
+                                gradOutput: gy, gradOutputRowStride: gradOutputRowStride, gradOutputImageStride: gradOutputImageStride,
+                                input: x, inputRowStride: inputRowStride, inputImageStride: inputImageStride,
+                                images: images, length: length, sums: sums)
                         } else {
-                            block2x3(gradOutput: gy, gradOutputImageStride: gradImage, input: x, inputImageStride: inputImage,
-                                     rowStride: plane, images: panel.images, length: span.count, sums: sums)
+                            block2x3(gradOutput: gy, gradOutputRowStride: gradOutputRowStride, gradOutputImageStride: gradOutputImageStride,
+                                     input: x, inputRowStride: inputRowStride, inputImageStride: inputImageStride,
+                                     images: images, length: length, sums: sums)
                         }
                     } else {
                         for r in 0..<blockHeight {
                             for c in 0..<columns {
                                 sums[r * columns + c] = pair(
-                                    gradOutput: gy + r * plane, gradOutputImageStride: gradImage, input: x + c * plane,
-                                    inputImageStride: inputImage, images: panel.images, length: span.count)
+                                    gradOutput: gy + r * gradOutputRowStride, gradOutputImageStride: gradOutputImageStride,
+                                    input: x + c * inputRowStride, inputImageStride: inputImageStride, images: images, length: length)
                             }
                         }
                     }
                     for r in 0..<blockHeight {
-                        for c in 0..<columns { output[(row + r) * inChannels + column + c] += sums[r * columns + c] }
+                        for c in 0..<columns { output[(row + r) * outputRowStride + column + c] += sums[r * columns + c] }
                     }
                     row += blockHeight
                 }
@@ -149,8 +240,9 @@ enum DirectWeightGradient {
     /// the gradient rows. Same sums, same bits as `DirectWeightGradientAVX512.block4x4`.
     @inline(never)
     static func block2x3(
-        gradOutput: UnsafePointer<Float>, gradOutputImageStride: Int, input: UnsafePointer<Float>, inputImageStride: Int,
-        rowStride: Int, images: Int, length: Int, sums: UnsafeMutablePointer<Float>
+        gradOutput: UnsafePointer<Float>, gradOutputRowStride rowStride: Int, gradOutputImageStride: Int,
+        input: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
+        images: Int, length: Int, sums: UnsafeMutablePointer<Float>
     ) {
         var block = Block2x3()
         let full = length / 16 * 16, rest = length - full
@@ -159,12 +251,12 @@ enum DirectWeightGradient {
             var q = 0
             while q < full {
                 block.add(loadSixteen(g + q), loadSixteen(g + rowStride + q),
-                          loadSixteen(x + q), loadSixteen(x + rowStride + q), loadSixteen(x + 2 * rowStride + q))
+                          loadSixteen(x + q), loadSixteen(x + inputRowStride + q), loadSixteen(x + 2 * inputRowStride + q))
                 q += 16
             }
             if rest > 0 {
                 block.add(loadSixteen(g + q, count: rest), loadSixteen(g + rowStride + q, count: rest), loadSixteen(x + q, count: rest),
-                          loadSixteen(x + rowStride + q, count: rest), loadSixteen(x + 2 * rowStride + q, count: rest))
+                          loadSixteen(x + inputRowStride + q, count: rest), loadSixteen(x + 2 * inputRowStride + q, count: rest))
             }
         }
         sums[0] = reduce(block.l00, block.h00); sums[1] = reduce(block.l01, block.h01); sums[2] = reduce(block.l02, block.h02)

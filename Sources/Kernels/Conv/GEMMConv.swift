@@ -16,15 +16,18 @@ enum GEMMConv {
         }
     }
 
-    /// On: dense forwards of one group at stride 1 or 2, and their input gradients at stride 1, run
-    /// on `PackedConv2d`; 1×1 weight gradients on `DirectWeightGradient` (other rounding than
-    /// sgemm's). `Conv2dKernel.withDenseKernels(packed:)`.
-    @TaskLocal static var usesPackedKernels = false
+    /// `Conv2dKernel.withDenseKernels(_:)`.
+    @TaskLocal static var denseKernels = Conv2dKernel.DenseKernels.openblas
+    static var usesPackedKernels: Bool { denseKernels != .openblas }
 
     static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
     ) {
+        if denseKernels == .winograd && Winograd3x3.isSupported(g) {
+            Winograd3x3.forward(g, input: input, weight: weight, bias: bias, output: output)
+            return
+        }
         if usesPackedKernels && PackedConv2d.isSupported(g) {
             PackedConv2d.forward(g, input: input, weight: weight, bias: bias, output: output)
             return
@@ -63,6 +66,10 @@ enum GEMMConv {
         _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         gradInput: UnsafeMutablePointer<Float>
     ) {
+        if denseKernels == .winograd && Winograd3x3.isSupported(g) {
+            Winograd3x3.backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput)
+            return
+        }
         if usesPackedKernels && PackedConv2d.supportsBackwardInput(g) {
             PackedConv2d.backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput)
             return
@@ -92,7 +99,7 @@ enum GEMMConv {
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
         gradWeight: UnsafeMutablePointer<Float>
     ) {
-        if usesPackedKernels && DirectWeightGradient.isSupported(g) {
+        if usesPackedKernels && DirectWeightGradient.isSupported(g) && (g.isPointwise || denseKernels == .winograd) {
             DirectWeightGradient.compute(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight)
             return
         }

@@ -13,12 +13,12 @@ public final class WinogradFilters: @unchecked Sendable {
     let bias: UnsafeMutablePointer<Float>
 
     /// `weight` [outChannels, inChannels, 3, 3] (as `FoldedConvolution.weight`), `bias` [outChannels].
-    public init(weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, outChannels: Int, inChannels: Int) {
+    public convenience init(weight: UnsafePointer<Float>, bias: UnsafePointer<Float>, outChannels: Int, inChannels: Int) {
         precondition(outChannels > 0 && inChannels > 0, "WinogradFilters: \(outChannels) outputs × \(inChannels) inputs")
-        self.outChannels = outChannels
-        self.inChannels = inChannels
         let g: [[Double]] = [[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]]
-        var transformed = [[Float]](repeating: [Float](repeating: 0, count: outChannels * inChannels), count: 16)
+        let matrix = outChannels * inChannels
+        let transformed = Workspace(count: 16 * matrix)
+        defer { transformed.free() }
         for o in 0..<outChannels {
             for c in 0..<inChannels {
                 let filter = weight + (o * inChannels + c) * 9
@@ -28,15 +28,20 @@ public final class WinogradFilters: @unchecked Sendable {
                         for a in 0..<3 {
                             for b in 0..<3 { sum += g[i][a] * Double(filter[a * 3 + b]) * g[j][b] }
                         }
-                        transformed[4 * i + j][o * inChannels + c] = Float(sum)
+                        transformed.pointer[(4 * i + j) * matrix + o * inChannels + c] = Float(sum)
                     }
                 }
             }
         }
-        points = transformed.map { u in
-            u.withUnsafeBufferPointer { u in
-                PackedFilters(weight: u.baseAddress!, bias: nil, outChannels: outChannels, depth: inChannels)
-            }
+        self.init(transformedPoints: UnsafePointer(transformed.pointer), bias: bias, outChannels: outChannels, inChannels: inChannels)
+    }
+
+    /// The 16 matrices Uₖ already computed, [16][outChannels][inChannels], and `bias` [outChannels].
+    init(transformedPoints u: UnsafePointer<Float>, bias: UnsafePointer<Float>, outChannels: Int, inChannels: Int) {
+        self.outChannels = outChannels
+        self.inChannels = inChannels
+        points = (0..<16).map { k in
+            PackedFilters(weight: u + k * outChannels * inChannels, bias: nil, outChannels: outChannels, depth: inChannels)
         }
         self.bias = .allocate(capacity: outChannels)
         self.bias.initialize(from: bias, count: outChannels)

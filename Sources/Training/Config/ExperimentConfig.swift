@@ -3,6 +3,7 @@ import Synthetic
 import Augment
 import Detection
 import Foundation
+import Kernels
 
 /// Everything a training run needs, as read from `Experiments/NAME.yaml` (plus `--set`
 /// overrides). Paths are as written; `ExperimentConfig.resolve` turns them into files relative
@@ -163,15 +164,17 @@ public struct ExperimentConfig: Equatable {
     public var seed: UInt64 = 0
     public var threads = 2
     public var workers = 1
-    /// `dense_kernels` (earlier `dense_forward`): the training graph's dense convolutions — forward
-    /// passes and stride-1 input gradients on the inference path's packed kernel, pointwise weight
-    /// gradients as row dot products (`packed`, the default since 2026-11-29; the same bits from
-    /// either instruction set) — or on im2col + OpenBLAS sgemm (`openblas`, what runs before then
-    /// trained on). The sums round in another order, so the two are different runs of one seed;
-    /// over four seeds of a 12-epoch arm their test and val mAP differ within the seeds' spread
-    /// (Reports/benchmarks.md). The other weight gradients (stem, 3×3) are sgemm either way.
-    public var denseKernels = DenseKernels.packed
-    public enum DenseKernels: String, CaseIterable, Sendable { case openblas, packed }
+    /// `dense_kernels` (earlier `dense_forward`): the training graph's dense convolutions
+    /// (`Conv2dKernel.DenseKernels`) — `winograd`, the default since 2026-11-30: forward passes and
+    /// stride-1 input gradients on the inference path's packed kernel, the 3×3 stride-1 layers' by
+    /// Winograd F(2×2, 3×3), every weight gradient as row dot products; `packed`, the default of
+    /// 2026-11-29: the same without Winograd and with the stem's and 3×3 weight gradients on sgemm;
+    /// `openblas`: im2col + OpenBLAS sgemm throughout, what runs trained on before. Each rounds its
+    /// sums in its own order, so each is a different run of one seed; over four seeds of a 12-epoch
+    /// arm, test and val mAP differ within the seeds' spread (Reports/benchmarks.md). `winograd` and
+    /// `packed` give the same bits on either instruction set.
+    public var denseKernels = DenseKernels.winograd
+    public typealias DenseKernels = Conv2dKernel.DenseKernels
     public var ema = EMASection()
     public var initWeights: String?
     /// `distill`: knowledge distillation from a trained ScreenLab model (nil: none).

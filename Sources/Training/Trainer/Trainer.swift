@@ -174,7 +174,7 @@ public final class Trainer {
         recorder.started(self)
         do {
             if !state.isFinishedTraining {
-                try Conv2dKernel.withDenseKernels(packed: config.denseKernels == .packed) { try trainEpochs() }
+                try Conv2dKernel.withDenseKernels(config.denseKernels) { try trainEpochs() }
             }
         } catch let error as TrainingError {
             markFailed("\(error)")

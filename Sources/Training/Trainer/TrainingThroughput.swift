@@ -57,7 +57,7 @@ public final class TrainingThroughput {
             let next = index < ready.count ? ready[index] : try stream.next()?.batch
             guard let batch = next else { break }
             let waited = clock.seconds
-            let result = try Conv2dKernel.withDenseKernels(packed: setup.config.denseKernels == .packed) {
+            let result = try Conv2dKernel.withDenseKernels(setup.config.denseKernels) {
                 try setup.step(batch, epoch: epoch, step: step, profile: profile)
             }
             step += 1
