@@ -94,6 +94,17 @@ public struct Conv2dGeometry: Equatable, CustomStringConvertible {
             && padHeight == 0 && padWidth == 0 && groups == 1
     }
 
+    /// A stride-1 layer's input gradient as a convolution of its output gradient (with the filter
+    /// rotated 180° and its channel axes swapped): channels swapped, the output's size as input,
+    /// padded by kernel − 1 − pad.
+    var inputGradientGeometry: Conv2dGeometry {
+        var transposed = self
+        (transposed.inChannels, transposed.outChannels) = (outChannels, inChannels)
+        (transposed.inHeight, transposed.inWidth) = (outHeight, outWidth)
+        (transposed.padHeight, transposed.padWidth) = (kernelHeight - 1 - padHeight, kernelWidth - 1 - padWidth)
+        return transposed
+    }
+
     /// One input channel per group and one output channel per group.
     var isDepthwise: Bool { groups > 1 && groups == inChannels && groups == outChannels }
 

@@ -28,13 +28,9 @@ extension PackedConv2d {
         gradInput: UnsafeMutablePointer<Float>
     ) {
         precondition(supportsBackwardInput(g), "PackedConv2d.backwardInput: \(g)")
-        let kh = g.kernelHeight, kw = g.kernelWidth, taps = kh * kw
-        var transposed = g
-        (transposed.inChannels, transposed.outChannels) = (g.outChannels, g.inChannels)
-        (transposed.inHeight, transposed.inWidth) = (g.outHeight, g.outWidth)
-        (transposed.padHeight, transposed.padWidth) = (kh - 1 - g.padHeight, kw - 1 - g.padWidth)
-        let filters = PackedFilters(rotatedTransposeOf: weight, layerOutChannels: g.outChannels, layerInChannels: g.inChannels, taps: taps)
-        run(transposed, input: gradOutput, filters: filters, output: gradInput)
+        let filters = PackedFilters(rotatedTransposeOf: weight, layerOutChannels: g.outChannels, layerInChannels: g.inChannels,
+                                    taps: g.kernelHeight * g.kernelWidth)
+        run(g.inputGradientGeometry, input: gradOutput, filters: filters, output: gradInput)
     }
 
     private static func run(_ g: Conv2dGeometry, input: UnsafePointer<Float>, filters: PackedFilters, output: UnsafeMutablePointer<Float>) {

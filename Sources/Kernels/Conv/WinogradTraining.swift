@@ -21,11 +21,8 @@ extension Winograd3x3 {
         gradInput: UnsafeMutablePointer<Float>
     ) {
         precondition(isSupported(g), "Winograd3x3.backwardInput: \(g)")
-        var transposed = g
-        (transposed.inChannels, transposed.outChannels) = (g.outChannels, g.inChannels)
-        (transposed.inHeight, transposed.inWidth) = (g.outHeight, g.outWidth)
         let filters = WinogradFilters(rotatedTransposeOf: weight, layerOutChannels: g.outChannels, layerInChannels: g.inChannels)
-        run(transposed, input: gradOutput, filters: filters, output: gradInput)
+        run(g.inputGradientGeometry, input: gradOutput, filters: filters, output: gradInput)
     }
 
     private static func run(_ g: Conv2dGeometry, input: UnsafePointer<Float>, filters: WinogradFilters, output: UnsafeMutablePointer<Float>) {
