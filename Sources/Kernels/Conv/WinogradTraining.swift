@@ -73,9 +73,6 @@ extension WinogradFilters {
                 }
             }
         }
-        let zeros = bias == nil ? Workspace(count: outChannels, zeroed: true) : nil
-        defer { zeros?.free() }
-        self.init(transformedPoints: UnsafePointer(u.pointer), bias: bias ?? UnsafePointer(zeros!.pointer),
-                  outChannels: outChannels, inChannels: inChannels)
+        self.init(transformedPoints: UnsafePointer(u.pointer), bias: bias, outChannels: outChannels, inChannels: inChannels)
     }
 }

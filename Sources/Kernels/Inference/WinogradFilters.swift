@@ -36,15 +36,16 @@ public final class WinogradFilters: @unchecked Sendable {
         self.init(transformedPoints: UnsafePointer(transformed.pointer), bias: bias, outChannels: outChannels, inChannels: inChannels)
     }
 
-    /// The 16 matrices Uₖ already computed, [16][outChannels][inChannels], and `bias` [outChannels].
-    init(transformedPoints u: UnsafePointer<Float>, bias: UnsafePointer<Float>, outChannels: Int, inChannels: Int) {
+    /// The 16 matrices Uₖ already computed, [16][outChannels][inChannels], and `bias` [outChannels]
+    /// or nil for none (zeros), as `PackedFilters` takes it.
+    init(transformedPoints u: UnsafePointer<Float>, bias: UnsafePointer<Float>?, outChannels: Int, inChannels: Int) {
         self.outChannels = outChannels
         self.inChannels = inChannels
         points = (0..<16).map { k in
             PackedFilters(weight: u + k * outChannels * inChannels, bias: nil, outChannels: outChannels, depth: inChannels)
         }
         self.bias = .allocate(capacity: outChannels)
-        self.bias.initialize(from: bias, count: outChannels)
+        if let bias { self.bias.initialize(from: bias, count: outChannels) } else { self.bias.initialize(repeating: 0, count: outChannels) }
     }
 
     deinit { bias.deallocate() }
