@@ -55,20 +55,24 @@ public enum NormalizedDepthwise {
                         c, input: input, batch: g.batch, channels: channels, spatial: inPlane, epsilon: epsilon, mean: mean,
                         variance: variance, invStd: invStd)
                     for n in 0..<g.batch { convolve(n * channels + c, convolver, normalized.pointer) }
+                    // The following normalisation of this channel's planes just written, before
+                    // they leave the cache (a pass after all channels read them twice from memory).
+                    following?.forward(c, g, output: output)
                 }
             }
-        } else {
-            BatchNormKernel.trainingStatistics(
-                input: input, batch: g.batch, channels: channels, spatial: inPlane, epsilon: epsilon, mean: mean,
-                variance: variance, invStd: invStd)
-            Parallel.forEachChunk(g.batch * channels) { planes, _ in
-                let convolver = DepthwiseConv.PlaneConvolver(g)
-                let normalized = Workspace(count: inPlane)
-                defer { convolver.free(); normalized.free() }
-                for p in planes { convolve(p, convolver, normalized.pointer) }
-            }
+            return
+        }
+        BatchNormKernel.trainingStatistics(
+            input: input, batch: g.batch, channels: channels, spatial: inPlane, epsilon: epsilon, mean: mean,
+            variance: variance, invStd: invStd)
+        Parallel.forEachChunk(g.batch * channels) { planes, _ in
+            let convolver = DepthwiseConv.PlaneConvolver(g)
+            let normalized = Workspace(count: inPlane)
+            defer { convolver.free(); normalized.free() }
+            for p in planes { convolve(p, convolver, normalized.pointer) }
         }
         guard let following else { return }
+        // Small planes: after the whole convolution (one channel a task, as `following.forward` does).
         BatchNormKernel.trainingForward(
             input: convolved, batch: g.batch, channels: channels, spatial: outPlane, epsilon: following.epsilon,
             gamma: following.gamma, beta: following.beta, activation: following.activation, mean: following.mean,
@@ -152,6 +156,14 @@ public enum NormalizedDepthwise {
             (self.epsilon, self.gamma, self.beta, self.activation) = (epsilon, gamma, beta, activation)
             (self.mean, self.variance, self.invStd, self.convolved) = (mean, variance, invStd, convolved)
             (self.gradGamma, self.gradBeta) = (gradGamma, gradBeta)
+        }
+
+        /// Channel `c` of `BatchNormKernel.trainingForward` for this normalisation, on `convolved`.
+        @inline(__always)
+        func forward(_ c: Int, _ g: Conv2dGeometry, output: UnsafeMutablePointer<Float>) {
+            BatchNormKernel.channelTrainingForward(
+                c, input: convolved, batch: g.batch, channels: g.outChannels, spatial: g.outHeight * g.outWidth, epsilon: epsilon,
+                gamma: gamma, beta: beta, activation: activation, mean: mean, variance: variance, invStd: invStd, output: output)
         }
 
         /// Channel `c` of `BatchNormKernel.backward` for this normalisation: the gradients of

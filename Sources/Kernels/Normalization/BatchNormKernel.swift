@@ -40,15 +40,29 @@ public enum BatchNormKernel {
         output: UnsafeMutablePointer<Float>
     ) {
         Parallel.forEach(channels) { c in
-            channelTrainingStatistics(
-                c, input: input, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, mean: mean,
-                variance: variance, invStd: invStd)
-            let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
-            for n in 0..<batch {
-                let offset = (n * channels + c) * spatial
-                VectorSums.affine(
-                    input + offset, count: spatial, scale: scale, shift: shift, activation: activation, output: output + offset)
-            }
+            channelTrainingForward(
+                c, input: input, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, gamma: gamma, beta: beta,
+                activation: activation, mean: mean, variance: variance, invStd: invStd, output: output)
+        }
+    }
+
+    /// Channel `c` of `trainingForward`, for an op that has just produced that channel's planes
+    /// and normalises them while they are in cache (`NormalizedDepthwise`): the same bits.
+    @inline(__always)
+    static func channelTrainingForward(
+        _ c: Int, input: UnsafePointer<Float>, batch: Int, channels: Int, spatial: Int, epsilon: Float,
+        gamma: UnsafePointer<Float>?, beta: UnsafePointer<Float>?, activation: ActivationKind?,
+        mean: UnsafeMutablePointer<Float>, variance: UnsafeMutablePointer<Float>, invStd: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>
+    ) {
+        channelTrainingStatistics(
+            c, input: input, batch: batch, channels: channels, spatial: spatial, epsilon: epsilon, mean: mean,
+            variance: variance, invStd: invStd)
+        let (scale, shift) = normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
+        for n in 0..<batch {
+            let offset = (n * channels + c) * spatial
+            VectorSums.affine(
+                input + offset, count: spatial, scale: scale, shift: shift, activation: activation, output: output + offset)
         }
     }
 
