@@ -98,10 +98,7 @@ public enum PackedConv2d {
                 let n = item / groups
                 let image = images + n * source.inChannels * source.inHeight * source.inWidth
                 let range = Parallel.chunk(item % groups, of: groups, count: tiles), first = range.lowerBound, last = range.upperBound
-                for t in first..<last {
-                    let start = t * tileWidth
-                    packer.pack(image, start: start, count: min(tileWidth, outPlane - start), into: columns + (t - first) * depth * tileWidth)
-                }
+                packer.pack(image, tiles: first..<last, positions: outPlane, into: columns)
                 var block = 0
                 while block < filters.blocks {
                     // With AVX-512 two blocks a call (`runPair`); an odd last block alone.
@@ -225,6 +222,37 @@ public enum PackedConv2d {
             inPlane = g.inHeight * g.inWidth
             isPlain = Self.readsInPlace(g)
             precondition(isPlain || (g.padHeight == 0 && g.padWidth == 0), "ColumnPacker: pad the input first (PaddedInput)")
+        }
+
+        /// The columns of `tiles` (of 16 positions; the last may be partial) into consecutive
+        /// [depth][16] blocks. Plain 1×1 inputs are read one channel at a time across all the
+        /// tiles, so each plane is one long sequential run: tile by tile, a 32-channel layer at
+        /// 256×128 kept 32 streams open at once and read its input at ~4 GB/s on a Zen 3 host.
+        func pack(_ image: UnsafePointer<Float>, tiles: Range<Int>, positions: Int, into columns: UnsafeMutablePointer<Float>) {
+            let width = PackedConv2d.tileWidth, block = g.inChannels * g.kernelHeight * g.kernelWidth * width
+            guard isPlain else {
+                for t in tiles {
+                    let start = t * width
+                    pack(image, start: start, count: min(width, positions - start), into: columns + (t - tiles.lowerBound) * block)
+                }
+                return
+            }
+            let full = min(tiles.upperBound, positions / width)
+            for c in 0..<g.inChannels {
+                let plane = image + c * inPlane
+                var target = columns + c * width
+                for t in tiles.lowerBound..<full {
+                    let source = plane + t * width
+                    store8(load8(source), target)
+                    store8(load8(source + 8), target + 8)
+                    target += block
+                }
+                for t in max(full, tiles.lowerBound)..<tiles.upperBound {
+                    let start = t * width, count = positions - start
+                    for j in 0..<width { target[j] = j < count ? plane[start + j] : 0 }
+                    target += block
+                }
+            }
         }
 
         func pack(_ image: UnsafePointer<Float>, start: Int, count: Int, into columns: UnsafeMutablePointer<Float>) {
