@@ -224,10 +224,18 @@ public enum PackedConv2d {
             precondition(isPlain || (g.padHeight == 0 && g.padWidth == 0), "ColumnPacker: pad the input first (PaddedInput)")
         }
 
+        /// Input channels a plain 1×1 gather reads per pass over a group's tiles.
+        ///
+        /// Why: tile by tile, every input plane is an open stream, and on a Zen 3 host (512 KB L2,
+        /// ~17 GB/s) 32 of them ran a 32-channel layer at 256×128 at ~4 GB/s (probe, batch 8: the
+        /// 32→16 forward 8.4–9.5 ms, 16→32's input gradient 8.7–9.0) — 16 per pass: 5.8–6.7 and
+        /// 5.8–5.9 ms. One channel per pass wrote each tile's 64 bytes 1 KB apart and, on a Zen 5
+        /// host, ran 16→32's forward at 4.36 ms against 2.03 tile by tile (`Reports/benchmarks.md`,
+        /// "Decoded screens kept in memory"); with 16 that layer is packed as before.
+        static let channelsPerPass = 16
+
         /// The columns of `tiles` (of 16 positions; the last may be partial) into consecutive
-        /// [depth][16] blocks. Plain 1×1 inputs are read one channel at a time across all the
-        /// tiles, so each plane is one long sequential run: tile by tile, a 32-channel layer at
-        /// 256×128 kept 32 streams open at once and read its input at ~4 GB/s on a Zen 3 host.
+        /// [depth][16] blocks; a plain 1×1 input `channelsPerPass` channels at a time across them.
         func pack(_ image: UnsafePointer<Float>, tiles: Range<Int>, positions: Int, into columns: UnsafeMutablePointer<Float>) {
             let width = PackedConv2d.tileWidth, block = g.inChannels * g.kernelHeight * g.kernelWidth * width
             guard isPlain else {
@@ -238,40 +246,30 @@ public enum PackedConv2d {
                 return
             }
             let full = min(tiles.upperBound, positions / width)
-            for c in 0..<g.inChannels {
-                let plane = image + c * inPlane
-                var target = columns + c * width
+            for first in stride(from: 0, to: g.inChannels, by: Self.channelsPerPass) {
+                let channels = first..<min(g.inChannels, first + Self.channelsPerPass)
                 for t in tiles.lowerBound..<full {
-                    let source = plane + t * width
-                    store8(load8(source), target)
-                    store8(load8(source + 8), target + 8)
-                    target += block
+                    let tile = columns + (t - tiles.lowerBound) * block
+                    for c in channels {
+                        let source = image + c * inPlane + t * width, target = tile + c * width
+                        store8(load8(source), target)
+                        store8(load8(source + 8), target + 8)
+                    }
                 }
                 for t in max(full, tiles.lowerBound)..<tiles.upperBound {
                     let start = t * width, count = positions - start
-                    for j in 0..<width { target[j] = j < count ? plane[start + j] : 0 }
-                    target += block
+                    let tile = columns + (t - tiles.lowerBound) * block
+                    for c in channels {
+                        let plane = image + c * inPlane, target = tile + c * width
+                        for j in 0..<width { target[j] = j < count ? plane[start + j] : 0 }
+                    }
                 }
             }
         }
 
-        func pack(_ image: UnsafePointer<Float>, start: Int, count: Int, into columns: UnsafeMutablePointer<Float>) {
+        /// One tile of a kernel wider than 1×1 (or strided) from the padded input.
+        private func pack(_ image: UnsafePointer<Float>, start: Int, count: Int, into columns: UnsafeMutablePointer<Float>) {
             let width = PackedConv2d.tileWidth
-            if isPlain {
-                if count == width {
-                    for c in 0..<g.inChannels {
-                        let source = image + c * inPlane + start, target = columns + c * width
-                        store8(load8(source), target)
-                        store8(load8(source + 8), target + 8)
-                    }
-                } else {
-                    for c in 0..<g.inChannels {
-                        let source = image + c * inPlane + start, target = columns + c * width
-                        for j in 0..<width { target[j] = j < count ? source[j] : 0 }
-                    }
-                }
-                return
-            }
             let depth = g.inChannels * g.kernelHeight * g.kernelWidth
             if count < width {
                 for k in 0..<depth { (columns + k * width + count).update(repeating: 0, count: width - count) }
