@@ -5,29 +5,37 @@ import NN
 import Support
 import Tensor
 
-/// One 1×1 convolution's weight gradient, `Conv2dKernel.backwardWeight` on both paths.
+/// One 1×1 convolution's weight gradient, `Conv2dKernel.backwardWeight` on sgemm and on both
+/// routes of the direct path.
 public struct WeightGradientBenchmarkRow: CustomStringConvertible {
     public let shape: PointwiseConvolutionShape
     public let batch: Int
     /// Median milliseconds: sgemm per image with one partial per worker (`dense_kernels: openblas`).
     public let sgemmMilliseconds: Double
-    /// Median milliseconds: rows' dot products in registers (`dense_kernels: packed`).
+    /// Median milliseconds: rows' dot products in registers (`dense_kernels: packed`, `WeightGradientRoute.dotProducts`).
     public let directMilliseconds: Double
+    /// Median milliseconds: the direct path's lane-wise products (`WeightGradientRoute.laneMajor`).
+    public let laneMajorMilliseconds: Double
+    /// Whether the two direct routes gave the same bits (they must).
+    public let routesAgree: Bool
 
     public var flops: Double { 2.0 * Double(batch * shape.outChannels * shape.inChannels * shape.height * shape.width) }
 
-    public static let header = "shape                  sgemm ms  direct ms  sgemm GF/s  direct GF/s  sgemm/direct"
+    public static let header =
+        "shape                  sgemm ms  direct ms  lanes ms  sgemm GF/s  direct GF/s  lanes GF/s  sgemm/direct  direct/lanes"
 
     public var description: String {
         shape.description.padding(toLength: 22, withPad: " ", startingAt: 0)
-            + String(format: "%9.2f %10.2f %11.1f %12.1f %13.2f×", sgemmMilliseconds, directMilliseconds,
-                     flops / sgemmMilliseconds / 1e6, flops / directMilliseconds / 1e6, sgemmMilliseconds / directMilliseconds)
+            + String(format: "%9.2f %10.2f %9.2f %11.1f %12.1f %11.1f %13.2f× %12.2f×", sgemmMilliseconds, directMilliseconds,
+                     laneMajorMilliseconds, flops / sgemmMilliseconds / 1e6, flops / directMilliseconds / 1e6,
+                     flops / laneMajorMilliseconds / 1e6, sgemmMilliseconds / directMilliseconds, directMilliseconds / laneMajorMilliseconds)
+            + (routesAgree ? "" : "  ROUTES DIFFER")
     }
 }
 
 /// The weight gradients of the reference detector's 1×1 convolutions on the training graph's two
-/// dense paths, timed in alternating blocks on the same data (the packed path's is
-/// `DirectWeightGradient`, whose rounding differs from sgemm's).
+/// dense paths, the direct one by both its routes, timed in alternating blocks on the same data
+/// (the direct path's rounding differs from sgemm's; its two routes give the same bits).
 public enum WeightGradientBenchmark {
     public static func run(configuration: DetectorConfiguration = .reference, batch: Int = 8, repetitions: Int) throws -> [WeightGradientBenchmarkRow] {
         try ReferenceDetector(configuration: configuration).pointwiseConvolutionShapes().map { shape in
@@ -38,15 +46,25 @@ public enum WeightGradientBenchmark {
             let gradOutput = Initialization.uniform(shape: [g.outputCount], bound: 1, rng: &rng)
             let gradWeight = UnsafeMutablePointer<Float>.allocate(capacity: g.weightCount)
             defer { gradWeight.deallocate() }
-            let contenders = [Conv2dKernel.DenseKernels.openblas, .packed].map { kernels in
+            func backwardWeight() {
+                Conv2dKernel.backwardWeight(g, input: input.pointer, gradOutput: gradOutput.pointer, gradWeight: gradWeight, gradBias: nil)
+            }
+            let routes = Conv2dKernel.WeightGradientRoute.allCases
+            let results = routes.map { route in
+                Conv2dKernel.withDenseKernels(.packed) { Conv2dKernel.withWeightGradientRoute(route) { backwardWeight() } }
+                return Array(UnsafeBufferPointer(start: gradWeight, count: g.weightCount))
+            }
+            let sgemm = InterleavedTiming.Contender { Conv2dKernel.withDenseKernels(.openblas) { backwardWeight() } }
+            let direct = routes.map { route in
                 InterleavedTiming.Contender {
-                    Conv2dKernel.withDenseKernels(kernels) {
-                        Conv2dKernel.backwardWeight(g, input: input.pointer, gradOutput: gradOutput.pointer, gradWeight: gradWeight, gradBias: nil)
-                    }
+                    Conv2dKernel.withDenseKernels(.packed) { Conv2dKernel.withWeightGradientRoute(route) { backwardWeight() } }
                 }
             }
-            let times = try InterleavedTiming.medianMilliseconds(contenders, repetitions: repetitions)
-            return WeightGradientBenchmarkRow(shape: shape, batch: batch, sgemmMilliseconds: times[0], directMilliseconds: times[1])
+            let times = try InterleavedTiming.medianMilliseconds([sgemm] + direct, repetitions: repetitions)
+            return WeightGradientBenchmarkRow(
+                shape: shape, batch: batch, sgemmMilliseconds: times[0], directMilliseconds: times[1 + routes.firstIndex(of: .dotProducts)!],
+                laneMajorMilliseconds: times[1 + routes.firstIndex(of: .laneMajor)!],
+                routesAgree: results.allSatisfy { zip($0, results[0]).allSatisfy { $0.bitPattern == $1.bitPattern } })
         }
     }
 }

@@ -56,13 +56,16 @@ struct BenchEngineCommand: ParsableCommand {
             print(String(format: "all shapes: engine %.1f ms, fastest raw %.1f ms → engine/raw throughput %.3f (target ≥ 0.95); median row %.3f",
                          engineTotal, rawTotal, rawTotal / engineTotal, rows.map(\.throughputRatio).sorted()[rows.count / 2])
                   + "; fastest raw: " + wins.joined(separator: ", "))
-            print("\nweight gradients of the same convolutions at batch \(batch): sgemm (dense_kernels: openblas) vs the direct row "
-                  + "dot products (dense_kernels: packed), \(threads) threads, \(VectorISA.current.rawValue) (median of \(gemmRepetitions))")
+            print("\nweight gradients of the same convolutions at batch \(batch): sgemm (dense_kernels: openblas) vs the direct path "
+                  + "(dense_kernels: packed) by its two routes, row dot products and lane-major products, \(threads) threads, \(VectorISA.current.rawValue) (median of \(gemmRepetitions))")
             print(WeightGradientBenchmarkRow.header)
             let gradients = try WeightGradientBenchmark.run(batch: batch, repetitions: gemmRepetitions)
             gradients.forEach { print($0) }
             let sgemmTotal = gradients.reduce(0) { $0 + $1.sgemmMilliseconds }, directTotal = gradients.reduce(0) { $0 + $1.directMilliseconds }
-            print(String(format: "all shapes: sgemm %.1f ms, direct %.1f ms → %.2f×", sgemmTotal, directTotal, sgemmTotal / directTotal))
+            let lanesTotal = gradients.reduce(0) { $0 + $1.laneMajorMilliseconds }
+            print(String(format: "all shapes: sgemm %.1f ms, direct %.1f ms (dot products), %.1f ms (lane-major) → sgemm/direct %.2f×, "
+                         + "direct/lanes %.2f×", sgemmTotal, directTotal, lanesTotal, sgemmTotal / directTotal, directTotal / lanesTotal)
+                  + "; the routes' bits \(gradients.allSatisfy(\.routesAgree) ? "are the same" : "DIFFER")")
         }
         let bench = try EngineBenchmark(batch: batch)
         print("\nper layer type, one training step at batch \(batch) (mean of \(profiledSteps) profiled step\(profiledSteps == 1 ? "" : "s"))")

@@ -50,8 +50,9 @@ final class EngineBenchmarkTests: XCTestCase {
         ])
     }
 
-    /// `bench engine`'s weight-gradient table: one row per 1×1 shape of the model, both paths
-    /// timed, the row naming its shape and the ratio (64×32 input, batch 2: a few milliseconds).
+    /// `bench engine`'s weight-gradient table: one row per 1×1 shape of the model, sgemm and both
+    /// direct routes timed, the routes' bits compared, the row naming its shape and the ratios
+    /// (64×32 input, batch 2: a few milliseconds).
     func testWeightGradientRowsTimeBothPathsForEveryPointwiseShape() throws {
         let configuration = DetectorConfiguration(inputHeight: 64, inputWidth: 32)
         let rows = try WeightGradientBenchmark.run(configuration: configuration, batch: 2, repetitions: 1)
@@ -59,6 +60,8 @@ final class EngineBenchmarkTests: XCTestCase {
         for row in rows {
             XCTAssertGreaterThan(row.sgemmMilliseconds, 0, "\(row.shape)")
             XCTAssertGreaterThan(row.directMilliseconds, 0, "\(row.shape)")
+            XCTAssertGreaterThan(row.laneMajorMilliseconds, 0, "\(row.shape)")
+            XCTAssertTrue(row.routesAgree, "the direct path's two routes give the same bits: \(row.shape)")
             XCTAssertTrue(row.description.hasPrefix(row.shape.description) && row.description.hasSuffix("×"), row.description)
         }
     }

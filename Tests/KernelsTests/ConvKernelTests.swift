@@ -121,6 +121,55 @@ final class ConvKernelTests: XCTestCase {
         XCTAssertEqual(DirectWeightGradient.panels(batch: 20, height: 7, width: 9).map(\.images), [16, 4])
     }
 
+    /// The lane-major route (`DirectWeightGradient.accumulateLaneMajor`) gives the dot-product
+    /// blocks' weight gradients bit for bit, on 1 and 2 threads, and both match the float64
+    /// reference: partial 16-row blocks (37 and 5 rows: the scalar packing of 1 and 5 rows past
+    /// whole groups of 4) and partial 6-row input blocks (20 → 2 rows, 23 → 5 rows, 50 over column-split
+    /// tasks); several images a panel (16×24: 2 a panel, then 1) and bands (64×48: 22, 22 and 20 rows);
+    /// unfolded 3×3 layers at stride 1 and 2; a gradient of zeros against negative inputs (every product
+    /// −0: the sums must come out +0 both ways); and a 33-wide plane whose bands are not whole
+    /// 16-position steps (the lane-major route leaves those panels to the dot products).
+    func testLaneMajorWeightGradientGivesTheDotProductsBits() throws {
+        let shapes = [
+            try Conv2dGeometry(batch: 5, inChannels: 20, inHeight: 16, inWidth: 24, outChannels: 37, kernel: 1),
+            try Conv2dGeometry(batch: 2, inChannels: 23, inHeight: 64, inWidth: 48, outChannels: 5, kernel: 1),
+            try Conv2dGeometry(batch: 2, inChannels: 50, inHeight: 8, inWidth: 8, outChannels: 20, kernel: 1),
+            try Conv2dGeometry(batch: 3, inChannels: 13, inHeight: 20, inWidth: 32, outChannels: 35, kernel: 3, padding: 1),
+            try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 40, inWidth: 64, outChannels: 16, kernel: 3, stride: 2, padding: 1),
+            try Conv2dGeometry(batch: 2, inChannels: 7, inHeight: 35, inWidth: 33, outChannels: 18, kernel: 1),
+        ]
+        for g in shapes {
+            var random = TestRandom(seed: 11)
+            let input = random.floats(g.inputCount), gradOutput = random.floats(g.outputCount)
+            let (reference, _) = ConvReference.backwardWeight(g, input: input, gradOutput: gradOutput)
+            var first: [UInt32]?
+            for route in Conv2dKernel.WeightGradientRoute.allCases { for threads in [1, 2] {
+                let gradWeight = weightGradient(g, input: input, gradOutput: gradOutput, route: route, threads: threads)
+                let name = "\(g) \(route) threads \(threads)"
+                assertClose(gradWeight, reference, tolerance: 1e-4, name)
+                if let first { XCTAssertEqual(gradWeight.map(\.bitPattern), first, name) } else { first = gradWeight.map(\.bitPattern) }
+            } }
+        }
+        let g = shapes[0]
+        let negative = [Float](repeating: -1.5, count: g.inputCount), zeros = [Float](repeating: 0, count: g.outputCount)
+        for route in Conv2dKernel.WeightGradientRoute.allCases {
+            let gradWeight = weightGradient(g, input: negative, gradOutput: zeros, route: route, threads: 2)
+            XCTAssertEqual(Set(gradWeight.map(\.bitPattern)), [Float(0).bitPattern], "\(route): every sum +0")
+        }
+    }
+
+    private func weightGradient(
+        _ g: Conv2dGeometry, input: [Float], gradOutput: [Float], route: Conv2dKernel.WeightGradientRoute, threads: Int
+    ) -> [Float] {
+        var input = input, gradOutput = gradOutput, gradWeight = [Float](repeating: .nan, count: g.weightCount)
+        withThreads(threads) { Conv2dKernel.withDenseKernels(.winograd) { Conv2dKernel.withWeightGradientRoute(route) {
+            input.withPointer { x in gradOutput.withPointer { gy in gradWeight.withPointer { gw in
+                Conv2dKernel.backwardWeight(g, input: x, gradOutput: gy, gradWeight: gw, gradBias: nil)
+            } } }
+        } } }
+        return gradWeight
+    }
+
     /// The packed kernels are deterministic across machines, not only runs: the forward, the
     /// input gradient and the pointwise weight gradient give the same bits for 1–3 threads and on
     /// every instruction set this CPU runs (each value is one sum in one order), so with

@@ -50,6 +50,21 @@ public enum Conv2dKernel {
         try GEMMConv.$denseKernels.withValue(kernels, operation: body)
     }
 
+    /// How the direct weight gradients (`DirectWeightGradient`: the 1×1 layers under `packed`, every
+    /// dense layer under `winograd`) multiply: the same bits either way, so only speed differs.
+    public enum WeightGradientRoute: String, CaseIterable {
+        /// Blocks of row dot products (2 × 3 on AVX2, 4 × 4 on AVX-512).
+        case dotProducts = "dot-products"
+        /// 16 lane-wise matrix products on packed rows, halved (AVX2's default, spans of whole 16-position steps).
+        case laneMajor = "lane-major"
+    }
+
+    /// Runs `body` with the direct weight gradients on `route` wherever it applies, for benchmarks
+    /// and tests (otherwise each instruction set uses its faster route).
+    public static func withWeightGradientRoute<T>(_ route: WeightGradientRoute, _ body: () throws -> T) rethrows -> T {
+        try DirectWeightGradient.$forcedRoute.withValue(route, operation: body)
+    }
+
     /// `gradInput = ∂L/∂input` from `gradOutput`; gradInput is overwritten.
     public static func backwardInput(
         _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,

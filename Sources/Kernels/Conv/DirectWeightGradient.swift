@@ -8,11 +8,13 @@ import KernelsAVX512
 /// - Blocking: panels of whole rows (~1,024 positions: a band of one image, or several whole small
 ///   images) so that a task's ≤ 64 output-gradient rows stay in L2 and 4 input rows in L1; each
 ///   block of 4 × 4 (AVX-512) or 2 × 3 (AVX2) pairs keeps one accumulator per pair in registers.
-///   An unfolded layer's task unfolds a chunk of input channels (≤ 320 KB of columns, a multiple
+///   On AVX2, layers of ≥ 32 output channels and ≥ 32 weight columns take the lane-major route
+///   instead (`DirectWeightGradientLanes.swift`: the 16 lanes as 16 packed matrix products on
+///   `PackedMicroKernel`, the same sums). An unfolded layer's task unfolds a chunk of input channels (≤ 320 KB of columns, a multiple
 ///   of 4 columns where it can) of each of its panels into its worker's scratch.
 /// - Order: a pair's products go to 16 lanes by position in the panel, the lanes are halved to
 ///   one at the panel's end, and panel totals are added in panel order — the same on either
-///   instruction set and for any block shape: bit-identical on AVX2 and AVX-512.
+///   instruction set, for any block shape and on either route: bit-identical on AVX2 and AVX-512.
 /// - Threads: tasks are (segment of panels, output channels[, input-channel chunk]); a task owns its
 ///   outputs and segments' partial sums are added in segment order, so the result is bit-identical
 ///   for any thread count (sgemm's weight gradient keeps one partial per worker).
@@ -83,7 +85,12 @@ enum DirectWeightGradient {
     /// The tasks of one segment: for a 1×1 layer, ranges of output channels (`rowsPerTask`); for
     /// an unfolded one, chunks of input channels whose panel columns fit `unfoldedFloats`, times
     /// ranges of at most 64 output channels.
-    static func tasks(_ g: Conv2dGeometry, unfolds: Bool, panelPositions: Int, segments: Int, workers: Int) -> [Task] {
+    static func tasks(
+        _ g: Conv2dGeometry, unfolds: Bool, panelPositions: Int, segments: Int, workers: Int, laneMajor: Bool = false
+    ) -> [Task] {
+        if !unfolds && laneMajor {
+            return laneMajorTasks(g, segments: segments, workers: workers)
+        }
         if !unfolds {
             let rowsPerTask = rowsPerTask(outChannels: g.outChannels, segments: segments, workers: workers)
             return stride(from: 0, to: g.outChannels, by: rowsPerTask).map {
@@ -112,29 +119,35 @@ enum DirectWeightGradient {
         let segments = max(1, (panels.count + segmentPanels - 1) / segmentPanels)
         let unfolds = !g.isPointwise
         let largestPanel = panels.map { $0.images * ($0.endRow - $0.firstRow) * g.outWidth }.max() ?? 0
-        let tasks = tasks(g, unfolds: unfolds, panelPositions: largestPanel, segments: segments, workers: Parallel.threadCount)
+        // Read once per call (a lazy global: each read is a `swift_once` call), as `PackedMicroKernel.isWide`.
+        let wide = VectorISA.current == .avx512
+        let taps = g.kernelHeight * g.kernelWidth, depth = g.inChannels * taps
+        let route = preferredRoute(wide: wide, outChannels: g.outChannels, depth: depth)
+        let laneMajor = panels.contains { runsLaneMajor(route: route, length: ($0.endRow - $0.firstRow) * g.outWidth) }
+        let tasks = tasks(g, unfolds: unfolds, panelPositions: largestPanel, segments: segments, workers: Parallel.threadCount,
+                          laneMajor: laneMajor)
         // One segment writes the gradient in place; several keep one partial each, added below.
         let partials = Workspace(count: segments > 1 ? segments * weights : 0, zeroed: true)
         defer { partials.free() }
         if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
-        // Read once per call (a lazy global: each read is a `swift_once` call), as `PackedMicroKernel.isWide`.
-        let wide = VectorISA.current == .avx512
-        let taps = g.kernelHeight * g.kernelWidth, depth = g.inChannels * taps
-        let scratchPerWorker = unfolds ? (tasks.map(\.channels.count).max() ?? 0) * taps * largestPanel : 0
+        let columnFloats = unfolds ? (tasks.map(\.channels.count).max() ?? 0) * taps * largestPanel : 0
+        let packFloats = laneMajor ? laneMajorPackFloats(rows: tasks.map(\.rows.count).max() ?? 0, positions: largestPanel) : 0
         let workers = Parallel.workerCount(for: segments * tasks.count)
-        let scratch = Workspace(count: workers * scratchPerWorker)
+        let scratch = Workspace(count: workers * (columnFloats + packFloats))
         defer { scratch.free() }
         Parallel.forEachChunk(segments * tasks.count, workers: workers) { range, worker in
-            let columns = scratch.pointer + worker * scratchPerWorker
+            let columns = scratch.pointer + worker * (columnFloats + packFloats)
+            let packed = laneMajor ? columns + columnFloats : nil
             for index in range {
                 let segment = index / tasks.count, task = tasks[index % tasks.count]
                 let output = segments == 1 ? gradWeight : partials.pointer + segment * weights
                 for panel in panels[(segment * segmentPanels)..<min(panels.count, (segment + 1) * segmentPanels)] {
                     if unfolds {
-                        accumulateUnfolded(g, panel: panel, task: task, wide: wide, input: input, gradOutput: gradOutput,
+                        accumulateUnfolded(g, panel: panel, task: task, wide: wide, packed: packed, input: input, gradOutput: gradOutput,
                                            columns: columns, output: output + task.channels.lowerBound * taps, outputRowStride: depth)
                     } else {
-                        accumulate(g, panel: panel, rows: task.rows, wide: wide, input: input, gradOutput: gradOutput, output: output)
+                        accumulate(g, panel: panel, task: task, wide: wide, packed: packed, input: input, gradOutput: gradOutput,
+                                   output: output)
                     }
                 }
             }
@@ -149,25 +162,25 @@ enum DirectWeightGradient {
         }
     }
 
-    /// A 1×1 layer's panel: output channels `rows` against every input row, read in place.
+    /// A 1×1 layer's panel: the task's output channels against its input channels, read in place.
     static func accumulate(
-        _ g: Conv2dGeometry, panel: Panel, rows: Range<Int>, wide: Bool, input: UnsafePointer<Float>,
+        _ g: Conv2dGeometry, panel: Panel, task: Task, wide: Bool, packed: UnsafeMutablePointer<Float>?, input: UnsafePointer<Float>,
         gradOutput: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
     ) {
         let plane = g.outHeight * g.outWidth
         let span = (panel.firstRow * g.outWidth)..<(panel.endRow * g.outWidth)
-        accumulate(rows: rows, columns: g.inChannels, wide: wide,
+        accumulate(rows: task.rows, columns: task.channels.count, wide: wide, packed: packed,
                    gradOutput: gradOutput + panel.firstImage * g.outChannels * plane + span.lowerBound,
                    gradOutputRowStride: plane, gradOutputImageStride: g.outChannels * plane,
-                   input: input + panel.firstImage * g.inChannels * plane + span.lowerBound,
+                   input: input + (panel.firstImage * g.inChannels + task.channels.lowerBound) * plane + span.lowerBound,
                    inputRowStride: plane, inputImageStride: g.inChannels * plane,
-                   images: panel.images, length: span.count, output: output, outputRowStride: g.inChannels)
+                   images: panel.images, length: span.count, output: output + task.channels.lowerBound, outputRowStride: g.inChannels)
     }
 
     /// Any other layer's panel: the task's input channels unfolded into `columns` ([image][chunk
     /// depth][panel positions]), then multiplied as the 1×1 layers' rows are.
     static func accumulateUnfolded(
-        _ g: Conv2dGeometry, panel: Panel, task: Task, wide: Bool, input: UnsafePointer<Float>,
+        _ g: Conv2dGeometry, panel: Panel, task: Task, wide: Bool, packed: UnsafeMutablePointer<Float>?, input: UnsafePointer<Float>,
         gradOutput: UnsafePointer<Float>, columns: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, outputRowStride: Int
     ) {
         var chunk = g
@@ -179,7 +192,7 @@ enum DirectWeightGradient {
             let x = input + ((panel.firstImage + image) * g.inChannels + task.channels.lowerBound) * inPlane
             unfold.unfold(x, outputRows: rows, into: columns + image * chunkDepth * length)
         }
-        accumulate(rows: task.rows, columns: chunkDepth, wide: wide,
+        accumulate(rows: task.rows, columns: chunkDepth, wide: wide, packed: packed,
                    gradOutput: gradOutput + panel.firstImage * g.outChannels * plane + panel.firstRow * g.outWidth,
                    gradOutputRowStride: plane, gradOutputImageStride: g.outChannels * plane,
                    input: UnsafePointer(columns), inputRowStride: length, inputImageStride: chunkDepth * length,
@@ -187,14 +200,22 @@ enum DirectWeightGradient {
     }
 
     /// Adds the dot products of output-gradient rows `rows` with input rows `0..<columns` (each
-    /// `length` positions of `images` images) to `output[row · outputRowStride + column]`, in 4 × 4
-    /// AVX-512 blocks when `wide`, else 2 × 3 AVX2 blocks (the same bits).
+    /// `length` positions of `images` images) to `output[row · outputRowStride + column]`: lane-major
+    /// (`accumulateLaneMajor`) where `packed` scratch is given and the span is whole steps, else in
+    /// 4 × 4 AVX-512 blocks when `wide` or 2 × 3 AVX2 blocks (the same bits, every way).
     static func accumulate(
-        rows: Range<Int>, columns inputRows: Int, wide: Bool,
+        rows: Range<Int>, columns inputRows: Int, wide: Bool, packed: UnsafeMutablePointer<Float>?,
         gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
         input inputBase: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
         images: Int, length: Int, output: UnsafeMutablePointer<Float>, outputRowStride: Int
     ) {
+        if let packed, length % lanes == 0 {
+            accumulateLaneMajor(rows: rows, columns: inputRows, gradOutput: gradBase, gradOutputRowStride: gradOutputRowStride,
+                                gradOutputImageStride: gradOutputImageStride, input: inputBase, inputRowStride: inputRowStride,
+                                inputImageStride: inputImageStride, images: images, length: length, output: output,
+                                outputRowStride: outputRowStride, packed: packed)
+            return
+        }
         let blockRows = wide ? 4 : 2, blockColumns = wide ? 4 : 3
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { buffer in
             let sums = buffer.baseAddress!

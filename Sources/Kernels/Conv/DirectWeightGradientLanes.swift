@@ -1,0 +1,262 @@
+/// `DirectWeightGradient`'s lane-major route on AVX2: the same sums as the 2 × 3 dot-product
+/// block, bit for bit, from an outer-product kernel that is not bound by loads.
+///
+/// A pair's sum over a panel is 16 lane sums (lane j adds the products at positions 16k + j in k
+/// order), halved to one. Taken lane by lane, those lane sums are 16 small matrix products of
+/// depth `positions ÷ 16`: for lane j, `S_j[d][o] = Σ_k x[d][16k + j] · g[o][16k + j]`. Each runs
+/// on `PackedMicroKernel`'s 6 × 16 register block (6 input rows broadcast, 16 output-gradient rows
+/// in two vectors: 2 vector loads and 6 broadcasts per 12 fused multiply-adds, where the
+/// dot-product block needs 10 vector loads), every output's products added in k order from zero —
+/// the lane's own chain. The 16 lane blocks are then halved exactly as `reduce` halves a pair's
+/// 16 lanes.
+///
+/// Both operands are packed lane-major per panel (4 × 4 transposes in registers): a task's
+/// output-gradient rows once (`packLanes`), its input rows 6 at a time (`packInputLanes`). Packing
+/// costs about `1/rows + 1/columns` of the multiply, so tasks are as large as the thread count
+/// allows (`laneMajorTasks`) and narrow layers keep the dot products (`preferredRoute`). Panels
+/// whose span is not whole 16-position steps keep the dot products too.
+///
+/// Zen 3, two threads, batch 8 (`bench engine`'s weight-gradient table, both routes interleaved):
+/// the reference detector's 1×1 layers 1.10–1.19× as fast in all, 1.2–1.5× on the deep ones
+/// (512 → 512 at 16×8: 52–69 → 80–95 GFLOP/s); sgemm still reaches 85–120 there.
+extension DirectWeightGradient {
+    typealias Route = Conv2dKernel.WeightGradientRoute
+
+    /// A route to use wherever it applies, for tests and benchmarks (`nil`: `preferredRoute`).
+    @TaskLocal static var forcedRoute: Route?
+
+    static let lanes = 16
+    /// Output-gradient rows a lane-major block multiplies (two 8-lane vectors).
+    static let laneBlockRows = 16
+    /// Input rows a lane-major block broadcasts.
+    static let laneBlockColumns = 6
+
+    /// The route for a layer of `outChannels` gradient rows and `depth` weight columns (input
+    /// channels × taps): lane-major on AVX2 where both are at least 32. Packing costs about
+    /// `1/outChannels + 1/depth` of the multiply, so narrower layers keep the dot products (Zen 3,
+    /// 16 → 32 at 256×128: 0.77× as fast lane-major). The AVX-512 4 × 4 block holds 16 lanes a
+    /// register and has the loads to feed it.
+    static func preferredRoute(wide: Bool, outChannels: Int, depth: Int) -> Route {
+        if let forcedRoute { return forcedRoute }
+        return !wide && min(outChannels, depth) >= 32 ? .laneMajor : .dotProducts
+    }
+
+    /// Whether a panel of `length` positions an image can run lane-major.
+    static func runsLaneMajor(route: Route, length: Int) -> Bool {
+        route == .laneMajor && length % lanes == 0
+    }
+
+    /// A 1×1 layer's lane-major tasks: whole 16-row blocks of up to 64 output channels (each task
+    /// packs its input rows once a panel, so the fewer row ranges the better), and the input
+    /// channels split in multiples of 6 only where segments × row ranges leave a worker without
+    /// two tasks. Any split gives the same bits: each weight's sum stays in one task a segment.
+    static func laneMajorTasks(_ g: Conv2dGeometry, segments: Int, workers: Int) -> [Task] {
+        let rowsPerTask = min(maximumRowsPerTask, (g.outChannels + laneBlockRows - 1) / laneBlockRows * laneBlockRows)
+        let rowRanges = (g.outChannels + rowsPerTask - 1) / rowsPerTask
+        let columnRanges = max(1, (2 * workers + segments * rowRanges - 1) / (segments * rowRanges))
+        let perRange = (g.inChannels + columnRanges - 1) / columnRanges
+        let columnsPerTask = min(g.inChannels, (perRange + laneBlockColumns - 1) / laneBlockColumns * laneBlockColumns)
+        return stride(from: 0, to: g.inChannels, by: columnsPerTask).flatMap { first in
+            stride(from: 0, to: g.outChannels, by: rowsPerTask).map {
+                Task(rows: $0..<min(g.outChannels, $0 + rowsPerTask), channels: first..<min(g.inChannels, first + columnsPerTask))
+            }
+        }
+    }
+
+    /// Floats of packed rows a task of `rows` output-gradient rows needs for a panel of `positions`:
+    /// its output-gradient rows and one block of 6 input rows, both lane-major.
+    static func laneMajorPackFloats(rows: Int, positions: Int) -> Int {
+        let (gradientLane, inputLane) = laneStrides(positions: positions)
+        return ((rows + laneBlockRows - 1) / laneBlockRows * gradientLane + inputLane) * lanes
+    }
+
+    /// Floats from one lane's packed rows to the next's, for a panel of `positions`: one cache
+    /// line more than the lane's values, so that a 1,024-position panel's lanes are not 4 KB apart
+    /// (16 streams on one L1 set: the packing ran at a third of its speed).
+    static func laneStrides(positions: Int) -> (gradient: Int, input: Int) {
+        let depth = positions / lanes, line = 16
+        return (depth * laneBlockRows + line, depth * laneBlockColumns + line)
+    }
+
+    /// `accumulate`'s sums by the lane-major route: output-gradient rows `rows` against input rows
+    /// `0..<columns`, each `length` (a multiple of 16) positions of `images` images; `packed` holds
+    /// `laneMajorPackFloats(rows: rows.count, positions: images · length)` floats.
+    ///
+    /// Both operands are packed so that each lane's product reads two short contiguous streams
+    /// (`PackedMicroKernel`'s layout): read in place, the 6 input rows' broadcasts touch a new cache
+    /// line every step, and the rows (24 KB for a 1,024-position panel) did not stay in L1 across
+    /// the 16 lanes (Zen 3: 0.81–0.93× the dot-product block on the detector's 1×1 layers).
+    static func accumulateLaneMajor(
+        rows: Range<Int>, columns inputRows: Int,
+        gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
+        input inputBase: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
+        images: Int, length: Int, output: UnsafeMutablePointer<Float>, outputRowStride: Int, packed: UnsafeMutablePointer<Float>
+    ) {
+        precondition(length % lanes == 0, "lane-major spans are whole steps of 16 positions")
+        let steps = length / lanes, depth = images * steps
+        let (gradientLane, inputLane) = laneStrides(positions: images * length)
+        let packedInput = packed + (rows.count + laneBlockRows - 1) / laneBlockRows * lanes * gradientLane
+        packLanes(rows: rows, gradOutput: gradBase, rowStride: gradOutputRowStride, imageStride: gradOutputImageStride,
+                  images: images, steps: steps, into: packed)
+        let wide = PackedMicroKernel.isWide, blockFloats = laneBlockRows * laneBlockColumns
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: lanes * blockFloats + laneBlockColumns) { buffer in
+            let tiles = buffer.baseAddress!, zeros = tiles + lanes * blockFloats
+            zeros.update(repeating: 0, count: laneBlockColumns)
+            for column in stride(from: 0, to: inputRows, by: laneBlockColumns) {
+                let columns = min(laneBlockColumns, inputRows - column)
+                packInputLanes(inputBase + column * inputRowStride, rows: columns, rowStride: inputRowStride, imageStride: inputImageStride,
+                               images: images, steps: steps, into: packedInput)
+                for (block, first) in stride(from: rows.lowerBound, to: rows.upperBound, by: laneBlockRows).enumerated() {
+                    let height = min(laneBlockRows, rows.upperBound - first)
+                    let blockPacked = packed + block * lanes * gradientLane
+                    for lane in 0..<lanes {
+                        // From zero, in k order, one fused multiply-add at a time: the lane's chain. The
+                        // clamp to ±∞ leaves every value (and its sign) as it is.
+                        PackedMicroKernel.run(wide: wide, depth: depth, filters: packedInput + lane * inputLane,
+                                              columns: blockPacked + lane * gradientLane, bias: zeros, lower: -.infinity,
+                                              upper: .infinity, output: tiles + lane * blockFloats, ldc: laneBlockRows)
+                    }
+                    halveLanes(tiles, floats: blockFloats)
+                    for r in 0..<columns {
+                        for c in 0..<height { output[(first + c) * outputRowStride + column + r] += tiles[r * laneBlockRows + c] }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Packs up to 6 input rows lane-major for `PackedMicroKernel`'s filter side: lane j, step k at
+    /// `j · laneStrides.input + k · 6`, rows past `rows` zeros (their sums are not written): rows
+    /// 0–3 by 4 × 4 transposes, rows 4–5 interleaved in pairs.
+    static func packInputLanes(
+        _ input: UnsafePointer<Float>, rows: Int, rowStride: Int, imageStride: Int, images: Int, steps: Int,
+        into packed: UnsafeMutablePointer<Float>
+    ) {
+        let layout = LanePacking(rowStride: rowStride, imageStride: imageStride, images: images, steps: steps,
+                                 record: laneBlockColumns, laneStride: laneStrides(positions: images * steps * lanes).input)
+        guard rows >= 4 else {
+            layout.packScalar(input, rows: rows, slots: laneBlockColumns, into: packed)
+            return
+        }
+        layout.pack4(input, into: packed)
+        if rows == laneBlockColumns {
+            layout.pack2(input + 4 * rowStride, into: packed + 4)
+        } else {
+            layout.packScalar(input + 4 * rowStride, rows: rows - 4, slots: laneBlockColumns - 4, into: packed + 4)
+        }
+    }
+
+    /// Packs output-gradient rows `rows` lane-major: block b (16 rows), lane j, step k (over the
+    /// panel's images, then their steps) holds the 16 rows' values at position 16k + j, at
+    /// `(b · 16 + j) · laneStrides.gradient + k · 16`; rows past the last are zeros.
+    static func packLanes(
+        rows: Range<Int>, gradOutput: UnsafePointer<Float>, rowStride: Int, imageStride: Int,
+        images: Int, steps: Int, into packed: UnsafeMutablePointer<Float>
+    ) {
+        let layout = LanePacking(rowStride: rowStride, imageStride: imageStride, images: images, steps: steps,
+                                 record: laneBlockRows, laneStride: laneStrides(positions: images * steps * lanes).gradient)
+        for (block, first) in stride(from: rows.lowerBound, to: rows.upperBound, by: laneBlockRows).enumerated() {
+            let height = min(laneBlockRows, rows.upperBound - first)
+            let blockPacked = packed + block * lanes * layout.laneStride
+            for group in 0..<(laneBlockRows / 4) {
+                let from = gradOutput + (first + 4 * group) * rowStride, to = blockPacked + 4 * group
+                if height >= 4 * group + 4 {
+                    layout.pack4(from, into: to)
+                } else {
+                    layout.packScalar(from, rows: max(0, height - 4 * group), slots: 4, into: to)
+                }
+            }
+        }
+    }
+
+    /// Where packed lanes go: lane j, step k (over images, then their steps) of a row at
+    /// `j · laneStride + k · record` past the row's slot.
+    struct LanePacking {
+        let rowStride: Int, imageStride: Int, images: Int, steps: Int, record: Int, laneStride: Int
+
+        /// 4 rows into 4 consecutive slots, by 4 × 4 transposes in registers: each row is read
+        /// sequentially (4 streams; 16 rows at once had left the loads waiting on memory).
+        @inline(__always)
+        func pack4(_ rows: UnsafePointer<Float>, into slots: UnsafeMutablePointer<Float>) {
+            for image in 0..<images {
+                let source = rows + image * imageStride, target = slots + image * steps * record
+                for step in 0..<steps {
+                    for quarter in 0..<(lanes / 4) {
+                        transpose4(source + step * lanes + 4 * quarter, rowStride: rowStride,
+                                   to: target + step * record + 4 * quarter * laneStride, rowStrideOut: laneStride)
+                    }
+                }
+            }
+        }
+
+        /// 2 rows into 2 consecutive slots: each 4 positions of the two rows interleaved in a
+        /// register, then 2 values a lane.
+        @inline(__always)
+        func pack2(_ rows: UnsafePointer<Float>, into slots: UnsafeMutablePointer<Float>) {
+            typealias V = SIMD4<Float>
+            for image in 0..<images {
+                let source = rows + image * imageStride, target = slots + image * steps * record
+                for step in 0..<steps {
+                    for quarter in 0..<(lanes / 4) {
+                        let offset = step * lanes + 4 * quarter
+                        let a = UnsafeRawPointer(source + offset).loadUnaligned(as: V.self)
+                        let b = UnsafeRawPointer(source + rowStride + offset).loadUnaligned(as: V.self)
+                        let to = target + step * record + 4 * quarter * laneStride
+                        let low = V(a[0], b[0], a[1], b[1]), high = V(a[2], b[2], a[3], b[3])
+                        UnsafeMutableRawPointer(to).storeBytes(of: low.lowHalf, as: SIMD2<Float>.self)
+                        UnsafeMutableRawPointer(to + laneStride).storeBytes(of: low.highHalf, as: SIMD2<Float>.self)
+                        UnsafeMutableRawPointer(to + 2 * laneStride).storeBytes(of: high.lowHalf, as: SIMD2<Float>.self)
+                        UnsafeMutableRawPointer(to + 3 * laneStride).storeBytes(of: high.highHalf, as: SIMD2<Float>.self)
+                    }
+                }
+            }
+        }
+
+        /// `rows` rows (fewer than 4, or none) into the first `rows` of `slots` slots, zeros in the others.
+        func packScalar(_ from: UnsafePointer<Float>, rows: Int, slots: Int, into target: UnsafeMutablePointer<Float>) {
+            for image in 0..<images {
+                for step in 0..<steps {
+                    let source = from + image * imageStride + step * lanes, to = target + (image * steps + step) * record
+                    for lane in 0..<lanes {
+                        for r in 0..<slots { to[lane * laneStride + r] = r < rows ? source[r * rowStride + lane] : 0 }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `to[c · rowStrideOut + r] = from[r · rowStride + c]` for a 4 × 4 block (unpack and move
+    /// shuffles: 8 memory operations and 12 shuffles for 16 values).
+    @inline(__always)
+    static func transpose4(_ from: UnsafePointer<Float>, rowStride: Int, to: UnsafeMutablePointer<Float>, rowStrideOut: Int) {
+        typealias V = SIMD4<Float>
+        func load(_ r: Int) -> V { UnsafeRawPointer(from + r * rowStride).loadUnaligned(as: V.self) }
+        func store(_ v: V, _ c: Int) { UnsafeMutableRawPointer(to + c * rowStrideOut).storeBytes(of: v, as: V.self) }
+        let a = load(0), b = load(1), c = load(2), d = load(3)
+        let ab0 = V(a[0], b[0], a[1], b[1]), ab1 = V(a[2], b[2], a[3], b[3])
+        let cd0 = V(c[0], d[0], c[1], d[1]), cd1 = V(c[2], d[2], c[3], d[3])
+        store(V(ab0[0], ab0[1], cd0[0], cd0[1]), 0); store(V(ab0[2], ab0[3], cd0[2], cd0[3]), 1)
+        store(V(ab1[0], ab1[1], cd1[0], cd1[1]), 2); store(V(ab1[2], ab1[3], cd1[2], cd1[3]), 3)
+    }
+
+    /// 16 lane tiles (`floats` apart) → tile 0, element-wise by `reduce`'s tree: lane i + lane
+    /// i + 8, then + 4, + 2, + 1.
+    static func halveLanes(_ tiles: UnsafeMutablePointer<Float>, floats: Int) {
+        var half = lanes / 2
+        while half > 0 {
+            for lane in 0..<half {
+                let target = tiles + lane * floats, source = tiles + (lane + half) * floats
+                var i = 0
+                while i + 8 <= floats {
+                    store8(load8(target + i) + load8(source + i), target + i)
+                    i += 8
+                }
+                while i < floats {
+                    target[i] += source[i]
+                    i += 1
+                }
+            }
+            half /= 2
+        }
+    }
+}
