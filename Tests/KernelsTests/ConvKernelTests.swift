@@ -125,7 +125,8 @@ final class ConvKernelTests: XCTestCase {
     /// blocks' weight gradients bit for bit, on 1 and 2 threads, and both match the float64
     /// reference: partial 16-row blocks (37 and 5 rows: the scalar packing of 1 and 5 rows past
     /// whole groups of 4) and partial 6-row input blocks (20 → 2 rows, 23 → 5 rows, 50 over column-split
-    /// tasks); several images a panel (16×24: 2 a panel, then 1) and bands (64×48: 22, 22 and 20 rows);
+    /// tasks); tasks of more than 64 rows (150 on two threads: 80 and 70, packed 64 at a time);
+    /// several images a panel (16×24: 2 a panel, then 1) and bands (64×48: 22, 22 and 20 rows);
     /// unfolded 3×3 layers at stride 1 and 2; a gradient of zeros against negative inputs (every product
     /// −0: the sums must come out +0 both ways); and a 33-wide plane whose bands are not whole
     /// 16-position steps (the lane-major route leaves those panels to the dot products).
@@ -133,7 +134,8 @@ final class ConvKernelTests: XCTestCase {
         let shapes = [
             try Conv2dGeometry(batch: 5, inChannels: 20, inHeight: 16, inWidth: 24, outChannels: 37, kernel: 1),
             try Conv2dGeometry(batch: 2, inChannels: 23, inHeight: 64, inWidth: 48, outChannels: 5, kernel: 1),
-            try Conv2dGeometry(batch: 2, inChannels: 50, inHeight: 8, inWidth: 8, outChannels: 20, kernel: 1),
+            try Conv2dGeometry(batch: 2, inChannels: 50, inHeight: 8, inWidth: 8, outChannels: 12, kernel: 1),
+            try Conv2dGeometry(batch: 2, inChannels: 14, inHeight: 16, inWidth: 16, outChannels: 150, kernel: 1),
             try Conv2dGeometry(batch: 3, inChannels: 13, inHeight: 20, inWidth: 32, outChannels: 35, kernel: 3, padding: 1),
             try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 40, inWidth: 64, outChannels: 16, kernel: 3, stride: 2, padding: 1),
             try Conv2dGeometry(batch: 2, inChannels: 7, inHeight: 35, inWidth: 33, outChannels: 18, kernel: 1),
@@ -150,6 +152,8 @@ final class ConvKernelTests: XCTestCase {
                 if let first { XCTAssertEqual(gradWeight.map(\.bitPattern), first, name) } else { first = gradWeight.map(\.bitPattern) }
             } }
         }
+        XCTAssertEqual(DirectWeightGradient.laneMajorTasks(shapes[2], segments: 1, workers: 2).map(\.channels), [0..<30, 30..<50])
+        XCTAssertEqual(DirectWeightGradient.laneMajorTasks(shapes[3], segments: 1, workers: 2).map(\.rows), [0..<80, 80..<150])
         let g = shapes[0]
         let negative = [Float](repeating: -1.5, count: g.inputCount), zeros = [Float](repeating: 0, count: g.outputCount)
         for route in Conv2dKernel.WeightGradientRoute.allCases {

@@ -131,7 +131,9 @@ enum DirectWeightGradient {
         defer { partials.free() }
         if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
         let columnFloats = unfolds ? (tasks.map(\.channels.count).max() ?? 0) * taps * largestPanel : 0
-        let packFloats = laneMajor ? laneMajorPackFloats(rows: tasks.map(\.rows.count).max() ?? 0, positions: largestPanel) : 0
+        let packFloats = laneMajor ? tasks.map {
+            laneMajorPackFloats(rows: $0.rows.count, columns: $0.channels.count * taps, positions: largestPanel)
+        }.max() ?? 0 : 0
         let workers = Parallel.workerCount(for: segments * tasks.count)
         let scratch = Workspace(count: workers * (columnFloats + packFloats))
         defer { scratch.free() }

@@ -17,8 +17,8 @@
 /// whose span is not whole 16-position steps keep the dot products too.
 ///
 /// Zen 3, two threads, batch 8 (`bench engine`'s weight-gradient table, both routes interleaved):
-/// the reference detector's 1×1 layers 1.10–1.19× as fast in all, 1.2–1.5× on the deep ones
-/// (512 → 512 at 16×8: 52–69 → 80–95 GFLOP/s); sgemm still reaches 85–120 there.
+/// the reference detector's 1×1 layers 1.20–1.35× as fast in all (four runs), 1.3–1.6× on the
+/// deep ones; sgemm (other bits) is still 1.15–1.2× faster than either.
 extension DirectWeightGradient {
     typealias Route = Conv2dKernel.WeightGradientRoute
 
@@ -46,16 +46,19 @@ extension DirectWeightGradient {
         route == .laneMajor && length % lanes == 0
     }
 
-    /// A 1×1 layer's lane-major tasks: whole 16-row blocks of up to 64 output channels (each task
-    /// packs its input rows once a panel, so the fewer row ranges the better), and the input
-    /// channels split in multiples of 6 only where segments × row ranges leave a worker without
-    /// two tasks. Any split gives the same bits: each weight's sum stays in one task a segment.
+    /// A 1×1 layer's lane-major tasks: as few row ranges as give every worker a task (each task
+    /// packs its input rows once a panel, so the fewer the better; its gradient rows are packed 64
+    /// at a time), in whole 16-row blocks; the input channels split in multiples of 6 only where
+    /// segments × row ranges still leave a worker idle. Any split gives the same bits: each
+    /// weight's sum stays in one task a segment.
     static func laneMajorTasks(_ g: Conv2dGeometry, segments: Int, workers: Int) -> [Task] {
-        let rowsPerTask = min(maximumRowsPerTask, (g.outChannels + laneBlockRows - 1) / laneBlockRows * laneBlockRows)
+        let wantedRanges = max(1, (workers + segments - 1) / segments)
+        let perRange = (g.outChannels + wantedRanges - 1) / wantedRanges
+        let rowsPerTask = (perRange + laneBlockRows - 1) / laneBlockRows * laneBlockRows
         let rowRanges = (g.outChannels + rowsPerTask - 1) / rowsPerTask
-        let columnRanges = max(1, (2 * workers + segments * rowRanges - 1) / (segments * rowRanges))
-        let perRange = (g.inChannels + columnRanges - 1) / columnRanges
-        let columnsPerTask = min(g.inChannels, (perRange + laneBlockColumns - 1) / laneBlockColumns * laneBlockColumns)
+        let columnRanges = max(1, (workers + segments * rowRanges - 1) / (segments * rowRanges))
+        let perColumnRange = (g.inChannels + columnRanges - 1) / columnRanges
+        let columnsPerTask = min(g.inChannels, (perColumnRange + laneBlockColumns - 1) / laneBlockColumns * laneBlockColumns)
         return stride(from: 0, to: g.inChannels, by: columnsPerTask).flatMap { first in
             stride(from: 0, to: g.outChannels, by: rowsPerTask).map {
                 Task(rows: $0..<min(g.outChannels, $0 + rowsPerTask), channels: first..<min(g.inChannels, first + columnsPerTask))
@@ -63,11 +66,14 @@ extension DirectWeightGradient {
         }
     }
 
-    /// Floats of packed rows a task of `rows` output-gradient rows needs for a panel of `positions`:
-    /// its output-gradient rows and one block of 6 input rows, both lane-major.
-    static func laneMajorPackFloats(rows: Int, positions: Int) -> Int {
+    /// Floats of packed rows a task of `rows` output-gradient rows and `columns` input rows needs
+    /// for a panel of `positions`: up to 64 output-gradient rows and all its input rows (in blocks
+    /// of 6), lane-major.
+    static func laneMajorPackFloats(rows: Int, columns: Int, positions: Int) -> Int {
         let (gradientLane, inputLane) = laneStrides(positions: positions)
-        return ((rows + laneBlockRows - 1) / laneBlockRows * gradientLane + inputLane) * lanes
+        let gradientBlocks = (min(rows, maximumRowsPerTask) + laneBlockRows - 1) / laneBlockRows
+        let inputBlocks = (columns + laneBlockColumns - 1) / laneBlockColumns
+        return (gradientBlocks * gradientLane + inputBlocks * inputLane) * lanes
     }
 
     /// Floats from one lane's packed rows to the next's, for a panel of `positions`: one cache
@@ -80,12 +86,13 @@ extension DirectWeightGradient {
 
     /// `accumulate`'s sums by the lane-major route: output-gradient rows `rows` against input rows
     /// `0..<columns`, each `length` (a multiple of 16) positions of `images` images; `packed` holds
-    /// `laneMajorPackFloats(rows: rows.count, positions: images · length)` floats.
+    /// `laneMajorPackFloats(rows: rows.count, columns: columns, positions: images · length)` floats.
     ///
-    /// Both operands are packed so that each lane's product reads two short contiguous streams
-    /// (`PackedMicroKernel`'s layout): read in place, the 6 input rows' broadcasts touch a new cache
-    /// line every step, and the rows (24 KB for a 1,024-position panel) did not stay in L1 across
-    /// the 16 lanes (Zen 3: 0.81–0.93× the dot-product block on the detector's 1×1 layers).
+    /// The input rows are packed first, all of them (they are multiplied with every 64 gradient
+    /// rows, packed in turn). Both operands are packed so that each lane's product reads two short
+    /// contiguous streams (`PackedMicroKernel`'s layout): read in place, the 6 input rows'
+    /// broadcasts touch a new cache line every step, and the rows (24 KB for a 1,024-position
+    /// panel) did not stay in L1 across the 16 lanes (Zen 3: 0.81–0.93× the dot-product block).
     static func accumulateLaneMajor(
         rows: Range<Int>, columns inputRows: Int,
         gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
@@ -95,30 +102,35 @@ extension DirectWeightGradient {
         precondition(length % lanes == 0, "lane-major spans are whole steps of 16 positions")
         let steps = length / lanes, depth = images * steps
         let (gradientLane, inputLane) = laneStrides(positions: images * length)
-        let packedInput = packed + (rows.count + laneBlockRows - 1) / laneBlockRows * lanes * gradientLane
-        packLanes(rows: rows, gradOutput: gradBase, rowStride: gradOutputRowStride, imageStride: gradOutputImageStride,
-                  images: images, steps: steps, into: packed)
+        let packedInput = packed + (min(rows.count, maximumRowsPerTask) + laneBlockRows - 1) / laneBlockRows * lanes * gradientLane
+        for (block, column) in stride(from: 0, to: inputRows, by: laneBlockColumns).enumerated() {
+            packInputLanes(inputBase + column * inputRowStride, rows: min(laneBlockColumns, inputRows - column), rowStride: inputRowStride,
+                           imageStride: inputImageStride, images: images, steps: steps, into: packedInput + block * lanes * inputLane)
+        }
         let wide = PackedMicroKernel.isWide, blockFloats = laneBlockRows * laneBlockColumns
         withUnsafeTemporaryAllocation(of: Float.self, capacity: lanes * blockFloats + laneBlockColumns) { buffer in
             let tiles = buffer.baseAddress!, zeros = tiles + lanes * blockFloats
             zeros.update(repeating: 0, count: laneBlockColumns)
-            for column in stride(from: 0, to: inputRows, by: laneBlockColumns) {
-                let columns = min(laneBlockColumns, inputRows - column)
-                packInputLanes(inputBase + column * inputRowStride, rows: columns, rowStride: inputRowStride, imageStride: inputImageStride,
-                               images: images, steps: steps, into: packedInput)
-                for (block, first) in stride(from: rows.lowerBound, to: rows.upperBound, by: laneBlockRows).enumerated() {
-                    let height = min(laneBlockRows, rows.upperBound - first)
-                    let blockPacked = packed + block * lanes * gradientLane
-                    for lane in 0..<lanes {
-                        // From zero, in k order, one fused multiply-add at a time: the lane's chain. The
-                        // clamp to ±∞ leaves every value (and its sign) as it is.
-                        PackedMicroKernel.run(wide: wide, depth: depth, filters: packedInput + lane * inputLane,
-                                              columns: blockPacked + lane * gradientLane, bias: zeros, lower: -.infinity,
-                                              upper: .infinity, output: tiles + lane * blockFloats, ldc: laneBlockRows)
-                    }
-                    halveLanes(tiles, floats: blockFloats)
-                    for r in 0..<columns {
-                        for c in 0..<height { output[(first + c) * outputRowStride + column + r] += tiles[r * laneBlockRows + c] }
+            for part in stride(from: rows.lowerBound, to: rows.upperBound, by: maximumRowsPerTask) {
+                let partRows = part..<min(rows.upperBound, part + maximumRowsPerTask)
+                packLanes(rows: partRows, gradOutput: gradBase, rowStride: gradOutputRowStride, imageStride: gradOutputImageStride,
+                          images: images, steps: steps, into: packed)
+                for (inputBlock, column) in stride(from: 0, to: inputRows, by: laneBlockColumns).enumerated() {
+                    let columns = min(laneBlockColumns, inputRows - column), blockInput = packedInput + inputBlock * lanes * inputLane
+                    for (block, first) in stride(from: partRows.lowerBound, to: partRows.upperBound, by: laneBlockRows).enumerated() {
+                        let height = min(laneBlockRows, partRows.upperBound - first)
+                        let blockPacked = packed + block * lanes * gradientLane
+                        for lane in 0..<lanes {
+                            // From zero, in k order, one fused multiply-add at a time: the lane's chain.
+                            // The clamp to ±∞ leaves every value (and its sign) as it is.
+                            PackedMicroKernel.run(wide: wide, depth: depth, filters: blockInput + lane * inputLane,
+                                                  columns: blockPacked + lane * gradientLane, bias: zeros, lower: -.infinity,
+                                                  upper: .infinity, output: tiles + lane * blockFloats, ldc: laneBlockRows)
+                        }
+                        halveLanes(tiles, floats: blockFloats)
+                        for r in 0..<columns {
+                            for c in 0..<height { output[(first + c) * outputRowStride + column + r] += tiles[r * laneBlockRows + c] }
+                        }
                     }
                 }
             }
