@@ -128,8 +128,9 @@ final class ConvKernelTests: XCTestCase {
     /// tasks); tasks of more than 64 rows (150 on two threads: 80 and 70, packed 64 at a time);
     /// several images a panel (16×24: 2 a panel, then 1) and bands (64×48: 22, 22 and 20 rows);
     /// unfolded 3×3 layers at stride 1 and 2; a gradient of zeros against negative inputs (every product
-    /// −0: the sums must come out +0 both ways); and a 33-wide plane whose bands are not whole
-    /// 16-position steps (the lane-major route leaves those panels to the dot products).
+    /// −0: the sums must come out +0 both ways); a 33-wide plane whose bands are not whole
+    /// 16-position steps (the lane-major route leaves those panels to the dot products), and a 3×3
+    /// layer with one band of each kind (65×24: 33 rows, 792 positions, then 32 rows, 768).
     func testLaneMajorWeightGradientGivesTheDotProductsBits() throws {
         let shapes = [
             try Conv2dGeometry(batch: 5, inChannels: 20, inHeight: 16, inWidth: 24, outChannels: 37, kernel: 1),
@@ -139,6 +140,7 @@ final class ConvKernelTests: XCTestCase {
             try Conv2dGeometry(batch: 3, inChannels: 13, inHeight: 20, inWidth: 32, outChannels: 35, kernel: 3, padding: 1),
             try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: 40, inWidth: 64, outChannels: 16, kernel: 3, stride: 2, padding: 1),
             try Conv2dGeometry(batch: 2, inChannels: 7, inHeight: 35, inWidth: 33, outChannels: 18, kernel: 1),
+            try Conv2dGeometry(batch: 1, inChannels: 9, inHeight: 65, inWidth: 24, outChannels: 33, kernel: 3, padding: 1),
         ]
         for g in shapes {
             var random = TestRandom(seed: 11)
@@ -154,6 +156,10 @@ final class ConvKernelTests: XCTestCase {
         }
         XCTAssertEqual(DirectWeightGradient.laneMajorTasks(shapes[2], segments: 1, workers: 2).map(\.channels), [0..<30, 30..<50])
         XCTAssertEqual(DirectWeightGradient.laneMajorTasks(shapes[3], segments: 1, workers: 2).map(\.rows), [0..<80, 80..<150])
+        // An unfolded layer splits its input channels only, in passes of 4 channels (36 columns).
+        let unfolded = DirectWeightGradient.laneMajorTasks(shapes[4], segments: 1, workers: 2, unfolds: true)
+        XCTAssertEqual(unfolded.map(\.channels), [0..<8, 8..<13])
+        XCTAssertEqual(unfolded.map(\.rows), [0..<35, 0..<35])
         let g = shapes[0]
         let negative = [Float](repeating: -1.5, count: g.inputCount), zeros = [Float](repeating: 0, count: g.outputCount)
         for route in Conv2dKernel.WeightGradientRoute.allCases {

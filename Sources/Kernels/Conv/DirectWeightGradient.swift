@@ -88,9 +88,7 @@ enum DirectWeightGradient {
     static func tasks(
         _ g: Conv2dGeometry, unfolds: Bool, panelPositions: Int, segments: Int, workers: Int, laneMajor: Bool = false
     ) -> [Task] {
-        if !unfolds && laneMajor {
-            return laneMajorTasks(g, segments: segments, workers: workers)
-        }
+        if laneMajor { return laneMajorTasks(g, segments: segments, workers: workers, unfolds: unfolds) }
         if !unfolds {
             let rowsPerTask = rowsPerTask(outChannels: g.outChannels, segments: segments, workers: workers)
             return stride(from: 0, to: g.outChannels, by: rowsPerTask).map {
@@ -130,7 +128,11 @@ enum DirectWeightGradient {
         let partials = Workspace(count: segments > 1 ? segments * weights : 0, zeroed: true)
         defer { partials.free() }
         if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
-        let columnFloats = unfolds ? (tasks.map(\.channels.count).max() ?? 0) * taps * largestPanel : 0
+        // Lane-major panels unfold a pass of channels at a time and keep them packed instead (a
+        // panel left to the dot products unfolds its task's channels at once).
+        let everyPanelLaneMajor = panels.allSatisfy { runsLaneMajor(route: route, length: ($0.endRow - $0.firstRow) * g.outWidth) }
+        let unfoldedChannels = everyPanelLaneMajor ? passChannels(taps: taps) : tasks.map(\.channels.count).max() ?? 0
+        let columnFloats = unfolds ? unfoldedChannels * taps * largestPanel : 0
         let packFloats = laneMajor ? tasks.map {
             laneMajorPackFloats(rows: $0.rows.count, columns: $0.channels.count * taps, positions: largestPanel)
         }.max() ?? 0 : 0
@@ -185,11 +187,16 @@ enum DirectWeightGradient {
         _ g: Conv2dGeometry, panel: Panel, task: Task, wide: Bool, packed: UnsafeMutablePointer<Float>?, input: UnsafePointer<Float>,
         gradOutput: UnsafePointer<Float>, columns: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, outputRowStride: Int
     ) {
+        let inPlane = g.inHeight * g.inWidth, plane = g.outHeight * g.outWidth
+        let rows = panel.firstRow..<panel.endRow, length = rows.count * g.outWidth
+        if let packed, length % lanes == 0 {
+            accumulateUnfoldedLaneMajor(g, panel: panel, task: task, packed: packed, input: input, gradOutput: gradOutput,
+                                        columns: columns, output: output, outputRowStride: outputRowStride)
+            return
+        }
         var chunk = g
         chunk.inChannels = task.channels.count
         let unfold = Im2col(chunk), chunkDepth = unfold.rows
-        let inPlane = g.inHeight * g.inWidth, plane = g.outHeight * g.outWidth
-        let rows = panel.firstRow..<panel.endRow, length = rows.count * g.outWidth
         for image in 0..<panel.images {
             let x = input + ((panel.firstImage + image) * g.inChannels + task.channels.lowerBound) * inPlane
             unfold.unfold(x, outputRows: rows, into: columns + image * chunkDepth * length)

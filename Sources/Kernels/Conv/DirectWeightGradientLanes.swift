@@ -10,15 +10,17 @@
 /// the lane's own chain. The 16 lane blocks are then halved exactly as `reduce` halves a pair's
 /// 16 lanes.
 ///
-/// Both operands are packed lane-major per panel (4 × 4 transposes in registers): a task's
-/// output-gradient rows once (`packLanes`), its input rows 6 at a time (`packInputLanes`). Packing
-/// costs about `1/rows + 1/columns` of the multiply, so tasks are as large as the thread count
-/// allows (`laneMajorTasks`) and narrow layers keep the dot products (`preferredRoute`). Panels
-/// whose span is not whole 16-position steps keep the dot products too.
+/// Both operands are packed lane-major per panel (4 × 4 transposes in registers): a task's input
+/// rows once (`packInputBlocks`; an unfolded layer's unfolded a few channels at a time and packed
+/// as they come, `accumulateUnfoldedLaneMajor`), then its output-gradient rows 64 at a time
+/// (`packLanes`), each multiplied with all the input rows. Packing costs about `1/rows + 1/columns`
+/// of the multiply, so tasks are as large as the thread count allows and split on the cheaper side
+/// (`laneMajorTasks`), and narrow layers keep the dot products (`preferredRoute`). Panels whose span
+/// is not whole 16-position steps keep the dot products too.
 ///
-/// Zen 3, two threads, batch 8 (`bench engine`'s weight-gradient table, both routes interleaved):
-/// the reference detector's 1×1 layers 1.20–1.35× as fast in all (four runs), 1.3–1.6× on the
-/// deep ones; sgemm (other bits) is still 1.15–1.2× faster than either.
+/// Zen 3, two threads, batch 8, both routes interleaved: `bench engine`'s 1×1 table 1.16–1.25× as
+/// fast in all, 1.1–1.6× on every layer of ≥ 64 channels (sgemm, with other bits, is still
+/// 1.15–1.2× faster); the FPN's 3×3 layers 1.10× (64×32), 1.18× (32×16), 1.16× (16×8).
 extension DirectWeightGradient {
     typealias Route = Conv2dKernel.WeightGradientRoute
 
@@ -46,24 +48,40 @@ extension DirectWeightGradient {
         route == .laneMajor && length % lanes == 0
     }
 
-    /// A 1×1 layer's lane-major tasks: as few row ranges as give every worker a task (each task
-    /// packs its input rows once a panel, so the fewer the better; its gradient rows are packed 64
-    /// at a time), in whole 16-row blocks; the input channels split in multiples of 6 only where
-    /// segments × row ranges still leave a worker idle. Any split gives the same bits: each
-    /// weight's sum stays in one task a segment.
-    static func laneMajorTasks(_ g: Conv2dGeometry, segments: Int, workers: Int) -> [Task] {
-        let wantedRanges = max(1, (workers + segments - 1) / segments)
-        let perRange = (g.outChannels + wantedRanges - 1) / wantedRanges
+    /// Lane-major tasks: as few ranges as give every worker a task, each task packing its input
+    /// rows once a panel and its gradient rows 64 at a time. Each range of output channels packs
+    /// the input rows again, each range of input channels the gradient rows: a 1×1 layer splits
+    /// its output channels (whole 16-row blocks) when it has fewer input channels than output
+    /// channels — its input rows are then the cheaper to pack again — else its input channels
+    /// (multiples of 6; Zen 3, 256 → 64 at 32×16: 0.88–1.0× the dot products split by rows); an unfolded
+    /// layer splits only its input channels (multiples of `passChannels`: a row range would unfold
+    /// them all again). Any split gives the same bits: each weight's sum stays in one task a segment.
+    static func laneMajorTasks(_ g: Conv2dGeometry, segments: Int, workers: Int, unfolds: Bool = false) -> [Task] {
+        let wanted = max(1, (workers + segments - 1) / segments)
+        let rowRanges = unfolds || g.inChannels > g.outChannels ? 1 : wanted
+        let perRange = (g.outChannels + rowRanges - 1) / rowRanges
         let rowsPerTask = (perRange + laneBlockRows - 1) / laneBlockRows * laneBlockRows
-        let rowRanges = (g.outChannels + rowsPerTask - 1) / rowsPerTask
-        let columnRanges = max(1, (workers + segments * rowRanges - 1) / (segments * rowRanges))
+        let rowTasks = (g.outChannels + rowsPerTask - 1) / rowsPerTask
+        let columnRanges = max(1, (wanted + rowTasks - 1) / rowTasks)
+        let granularity = unfolds ? passChannels(taps: g.kernelHeight * g.kernelWidth) : laneBlockColumns
         let perColumnRange = (g.inChannels + columnRanges - 1) / columnRanges
-        let columnsPerTask = min(g.inChannels, (perColumnRange + laneBlockColumns - 1) / laneBlockColumns * laneBlockColumns)
+        let columnsPerTask = min(g.inChannels, (perColumnRange + granularity - 1) / granularity * granularity)
         return stride(from: 0, to: g.inChannels, by: columnsPerTask).flatMap { first in
             stride(from: 0, to: g.outChannels, by: rowsPerTask).map {
                 Task(rows: $0..<min(g.outChannels, $0 + rowsPerTask), channels: first..<min(g.inChannels, first + columnsPerTask))
             }
         }
+    }
+
+    /// Input channels an unfolded layer's lane-major task unfolds at a time: whole blocks of 6
+    /// weight columns, at least 32 of them (2 × 9 taps → 4 channels, 36 columns), so that the
+    /// unfolded rows stay small (the whole task's rows are packed, not kept unfolded).
+    static func passChannels(taps: Int) -> Int {
+        var channels = 1
+        while (channels * taps) % laneBlockColumns != 0 { channels += 1 }
+        let wholeBlocks = channels
+        while channels * taps < 32 { channels += wholeBlocks }
+        return channels
     }
 
     /// Floats of packed rows a task of `rows` output-gradient rows and `columns` input rows needs
@@ -100,13 +118,40 @@ extension DirectWeightGradient {
         images: Int, length: Int, output: UnsafeMutablePointer<Float>, outputRowStride: Int, packed: UnsafeMutablePointer<Float>
     ) {
         precondition(length % lanes == 0, "lane-major spans are whole steps of 16 positions")
-        let steps = length / lanes, depth = images * steps
-        let (gradientLane, inputLane) = laneStrides(positions: images * length)
-        let packedInput = packed + (min(rows.count, maximumRowsPerTask) + laneBlockRows - 1) / laneBlockRows * lanes * gradientLane
-        for (block, column) in stride(from: 0, to: inputRows, by: laneBlockColumns).enumerated() {
-            packInputLanes(inputBase + column * inputRowStride, rows: min(laneBlockColumns, inputRows - column), rowStride: inputRowStride,
-                           imageStride: inputImageStride, images: images, steps: steps, into: packedInput + block * lanes * inputLane)
+        let steps = length / lanes, packedInput = packedInputStart(packed, rows: rows.count, positions: images * length)
+        packInputBlocks(inputBase, rows: inputRows, rowStride: inputRowStride, imageStride: inputImageStride, images: images, steps: steps,
+                        into: packedInput)
+        multiplyLaneMajor(rows: rows, columns: inputRows, gradOutput: gradBase, gradOutputRowStride: gradOutputRowStride,
+                          gradOutputImageStride: gradOutputImageStride, images: images, steps: steps, packedInput: packedInput,
+                          packed: packed, output: output, outputRowStride: outputRowStride)
+    }
+
+    /// Where a task's packed input rows start in its `packed` scratch (after ≤ 64 gradient rows').
+    static func packedInputStart(_ packed: UnsafeMutablePointer<Float>, rows: Int, positions: Int) -> UnsafeMutablePointer<Float> {
+        packed + (min(rows, maximumRowsPerTask) + laneBlockRows - 1) / laneBlockRows * lanes * laneStrides(positions: positions).gradient
+    }
+
+    /// Input rows `0..<rows`, 6 at a time (`packInputLanes`), into consecutive blocks from `packed`.
+    static func packInputBlocks(
+        _ input: UnsafePointer<Float>, rows: Int, rowStride: Int, imageStride: Int, images: Int, steps: Int,
+        into packed: UnsafeMutablePointer<Float>
+    ) {
+        let inputLane = laneStrides(positions: images * steps * lanes).input
+        for (block, column) in stride(from: 0, to: rows, by: laneBlockColumns).enumerated() {
+            packInputLanes(input + column * rowStride, rows: min(laneBlockColumns, rows - column), rowStride: rowStride,
+                           imageStride: imageStride, images: images, steps: steps, into: packed + block * lanes * inputLane)
         }
+    }
+
+    /// The products and halving: output-gradient rows `rows` (packed 64 at a time into `packed`)
+    /// against the `columns` input rows already packed at `packedInput`, added to `output`.
+    static func multiplyLaneMajor(
+        rows: Range<Int>, columns inputRows: Int,
+        gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
+        images: Int, steps: Int, packedInput: UnsafeMutablePointer<Float>, packed: UnsafeMutablePointer<Float>,
+        output: UnsafeMutablePointer<Float>, outputRowStride: Int
+    ) {
+        let depth = images * steps, (gradientLane, inputLane) = laneStrides(positions: depth * lanes)
         let wide = PackedMicroKernel.isWide, blockFloats = laneBlockRows * laneBlockColumns
         withUnsafeTemporaryAllocation(of: Float.self, capacity: lanes * blockFloats + laneBlockColumns) { buffer in
             let tiles = buffer.baseAddress!, zeros = tiles + lanes * blockFloats
@@ -135,6 +180,36 @@ extension DirectWeightGradient {
                 }
             }
         }
+    }
+
+    /// `accumulateUnfolded` by the lane-major route: the task's input channels unfolded a pass
+    /// (`passChannels`) at a time into `columns` and packed block after block — whole blocks of 6
+    /// weight columns a pass — then multiplied with its gradient rows as a 1×1 layer's are.
+    static func accumulateUnfoldedLaneMajor(
+        _ g: Conv2dGeometry, panel: Panel, task: Task, packed: UnsafeMutablePointer<Float>, input: UnsafePointer<Float>,
+        gradOutput: UnsafePointer<Float>, columns: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, outputRowStride: Int
+    ) {
+        let taps = g.kernelHeight * g.kernelWidth, pass = passChannels(taps: taps)
+        let inPlane = g.inHeight * g.inWidth, plane = g.outHeight * g.outWidth
+        let rows = panel.firstRow..<panel.endRow, length = rows.count * g.outWidth, steps = length / lanes
+        let packedInput = packedInputStart(packed, rows: task.rows.count, positions: panel.images * length)
+        let blockFloats = lanes * laneStrides(positions: panel.images * length).input
+        for first in stride(from: task.channels.lowerBound, to: task.channels.upperBound, by: pass) {
+            var chunk = g
+            chunk.inChannels = min(pass, task.channels.upperBound - first)
+            let unfold = Im2col(chunk), passDepth = unfold.rows
+            for image in 0..<panel.images {
+                unfold.unfold(input + ((panel.firstImage + image) * g.inChannels + first) * inPlane, outputRows: rows,
+                              into: columns + image * passDepth * length)
+            }
+            let block = (first - task.channels.lowerBound) * taps / laneBlockColumns
+            packInputBlocks(columns, rows: passDepth, rowStride: length, imageStride: passDepth * length, images: panel.images,
+                            steps: steps, into: packedInput + block * blockFloats)
+        }
+        multiplyLaneMajor(rows: task.rows, columns: task.channels.count * taps,
+                          gradOutput: gradOutput + panel.firstImage * g.outChannels * plane + panel.firstRow * g.outWidth,
+                          gradOutputRowStride: plane, gradOutputImageStride: g.outChannels * plane, images: panel.images, steps: steps,
+                          packedInput: packedInput, packed: packed, output: output, outputRowStride: outputRowStride)
     }
 
     /// Packs up to 6 input rows lane-major for `PackedMicroKernel`'s filter side: lane j, step k at
