@@ -8,10 +8,11 @@ import KernelsAVX512
 /// - Blocking: panels of whole rows (~1,024 positions: a band of one image, or several whole small
 ///   images) so that a task's ≤ 64 output-gradient rows stay in L2 and 4 input rows in L1; each
 ///   block of 4 × 4 (AVX-512) or 2 × 3 (AVX2) pairs keeps one accumulator per pair in registers.
-///   On AVX2, layers of ≥ 32 output channels and ≥ 32 weight columns take the lane-major route
-///   instead (`DirectWeightGradientLanes.swift`: the 16 lanes as 16 packed matrix products on
-///   `PackedMicroKernel`, the same sums). An unfolded layer's task unfolds a chunk of input channels (≤ 320 KB of columns, a multiple
-///   of 4 columns where it can) of each of its panels into its worker's scratch.
+///   An unfolded layer's task unfolds a chunk of input channels (≤ 320 KB of columns, a multiple
+///   of 4 columns where it can) of each of its panels into its worker's scratch. On AVX2, layers of
+///   ≥ 32 output channels and ≥ 32 weight columns take the lane-major route instead
+///   (`DirectWeightGradientLanes.swift`: the 16 lanes as 16 packed matrix products on
+///   `PackedMicroKernel`, the same sums, with tasks of its own).
 /// - Order: a pair's products go to 16 lanes by position in the panel, the lanes are halved to
 ///   one at the panel's end, and panel totals are added in panel order — the same on either
 ///   instruction set, for any block shape and on either route: bit-identical on AVX2 and AVX-512.
@@ -84,7 +85,7 @@ enum DirectWeightGradient {
 
     /// The tasks of one segment: for a 1×1 layer, ranges of output channels (`rowsPerTask`); for
     /// an unfolded one, chunks of input channels whose panel columns fit `unfoldedFloats`, times
-    /// ranges of at most 64 output channels.
+    /// ranges of at most 64 output channels; on the lane-major route, `laneMajorTasks`.
     static func tasks(
         _ g: Conv2dGeometry, unfolds: Bool, panelPositions: Int, segments: Int, workers: Int, laneMajor: Bool = false
     ) -> [Task] {

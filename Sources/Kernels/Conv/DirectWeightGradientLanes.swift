@@ -53,9 +53,10 @@ extension DirectWeightGradient {
     /// the input rows again, each range of input channels the gradient rows: a 1×1 layer splits
     /// its output channels (whole 16-row blocks) when it has fewer input channels than output
     /// channels — its input rows are then the cheaper to pack again — else its input channels
-    /// (multiples of 6; Zen 3, 256 → 64 at 32×16: 0.88–1.0× the dot products split by rows); an unfolded
-    /// layer splits only its input channels (multiples of `passChannels`: a row range would unfold
-    /// them all again). Any split gives the same bits: each weight's sum stays in one task a segment.
+    /// (multiples of 6; Zen 3, 256 → 64 at 32×16: 0.88–1.0× the dot products split by rows,
+    /// 1.09–1.16× split by columns); an unfolded layer splits only its input channels (multiples
+    /// of `passChannels`: a row range would unfold them all again). Any split gives the same bits:
+    /// each weight's sum stays in one task a segment.
     static func laneMajorTasks(_ g: Conv2dGeometry, segments: Int, workers: Int, unfolds: Bool = false) -> [Task] {
         let wanted = max(1, (workers + segments - 1) / segments)
         let rowRanges = unfolds || g.inChannels > g.outChannels ? 1 : wanted
