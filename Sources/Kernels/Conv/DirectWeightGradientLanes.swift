@@ -333,16 +333,7 @@ extension DirectWeightGradient {
         var half = lanes / 2
         while half > 0 {
             for lane in 0..<half {
-                let target = tiles + lane * floats, source = tiles + (lane + half) * floats
-                var i = 0
-                while i + 8 <= floats {
-                    store8(load8(target + i) + load8(source + i), target + i)
-                    i += 8
-                }
-                while i < floats {
-                    target[i] += source[i]
-                    i += 1
-                }
+                GEMMConv.addInPlace(tiles + lane * floats, tiles + (lane + half) * floats, count: floats)
             }
             half /= 2
         }
