@@ -122,7 +122,9 @@ enum DirectWeightGradient {
         let wide = VectorISA.current == .avx512
         let taps = g.kernelHeight * g.kernelWidth, depth = g.inChannels * taps
         let route = preferredRoute(wide: wide, outChannels: g.outChannels, depth: depth)
-        let laneMajor = panels.contains { runsLaneMajor(route: route, length: ($0.endRow - $0.firstRow) * g.outWidth) }
+        // Panels of whole 16-position steps run lane-major on that route; the others keep the dot products.
+        let lanePanels = route != .laneMajor ? 0 : panels.filter { fitsLaneMajor(length: ($0.endRow - $0.firstRow) * g.outWidth) }.count
+        let laneMajor = lanePanels > 0
         let tasks = tasks(g, unfolds: unfolds, panelPositions: largestPanel, segments: segments, workers: Parallel.threadCount,
                           laneMajor: laneMajor)
         // One segment writes the gradient in place; several keep one partial each, added below.
@@ -131,8 +133,7 @@ enum DirectWeightGradient {
         if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
         // Lane-major panels unfold a pass of channels at a time and keep them packed instead (a
         // panel left to the dot products unfolds its task's channels at once).
-        let everyPanelLaneMajor = panels.allSatisfy { runsLaneMajor(route: route, length: ($0.endRow - $0.firstRow) * g.outWidth) }
-        let unfoldedChannels = everyPanelLaneMajor ? passChannels(taps: taps) : tasks.map(\.channels.count).max() ?? 0
+        let unfoldedChannels = lanePanels == panels.count ? passChannels(taps: taps) : tasks.map(\.channels.count).max() ?? 0
         let columnFloats = unfolds ? unfoldedChannels * taps * largestPanel : 0
         let packFloats = laneMajor ? tasks.map {
             laneMajorPackFloats(rows: $0.rows.count, columns: $0.channels.count * taps, positions: largestPanel)
@@ -190,8 +191,8 @@ enum DirectWeightGradient {
     ) {
         let inPlane = g.inHeight * g.inWidth, plane = g.outHeight * g.outWidth
         let rows = panel.firstRow..<panel.endRow, length = rows.count * g.outWidth
-        if let packed, length % lanes == 0 {
-            accumulateUnfoldedLaneMajor(g, panel: panel, task: task, packed: packed, input: input, gradOutput: gradOutput,
+        if let packed, fitsLaneMajor(length: length) {
+            accumulateUnfoldedLaneMajor(g, panel: panel, task: task, wide: wide, packed: packed, input: input, gradOutput: gradOutput,
                                         columns: columns, output: output, outputRowStride: outputRowStride)
             return
         }
@@ -219,8 +220,8 @@ enum DirectWeightGradient {
         input inputBase: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
         images: Int, length: Int, output: UnsafeMutablePointer<Float>, outputRowStride: Int
     ) {
-        if let packed, length % lanes == 0 {
-            accumulateLaneMajor(rows: rows, columns: inputRows, gradOutput: gradBase, gradOutputRowStride: gradOutputRowStride,
+        if let packed, fitsLaneMajor(length: length) {
+            accumulateLaneMajor(rows: rows, columns: inputRows, wide: wide, gradOutput: gradBase, gradOutputRowStride: gradOutputRowStride,
                                 gradOutputImageStride: gradOutputImageStride, input: inputBase, inputRowStride: inputRowStride,
                                 inputImageStride: inputImageStride, images: images, length: length, output: output,
                                 outputRowStride: outputRowStride, packed: packed)

@@ -43,10 +43,8 @@ extension DirectWeightGradient {
         return !wide && min(outChannels, depth) >= 32 ? .laneMajor : .dotProducts
     }
 
-    /// Whether a panel of `length` positions an image can run lane-major.
-    static func runsLaneMajor(route: Route, length: Int) -> Bool {
-        route == .laneMajor && length % lanes == 0
-    }
+    /// Whether a panel of `length` positions an image can run lane-major: whole 16-position steps.
+    static func fitsLaneMajor(length: Int) -> Bool { length % lanes == 0 }
 
     /// Lane-major tasks: as few ranges as give every worker a task, each task packing its input
     /// rows once a panel and its gradient rows 64 at a time. Each range of output channels packs
@@ -113,16 +111,16 @@ extension DirectWeightGradient {
     /// broadcasts touch a new cache line every step, and the rows (24 KB for a 1,024-position
     /// panel) did not stay in L1 across the 16 lanes (Zen 3: 0.81–0.93× the dot-product block).
     static func accumulateLaneMajor(
-        rows: Range<Int>, columns inputRows: Int,
+        rows: Range<Int>, columns inputRows: Int, wide: Bool,
         gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
         input inputBase: UnsafePointer<Float>, inputRowStride: Int, inputImageStride: Int,
         images: Int, length: Int, output: UnsafeMutablePointer<Float>, outputRowStride: Int, packed: UnsafeMutablePointer<Float>
     ) {
-        precondition(length % lanes == 0, "lane-major spans are whole steps of 16 positions")
+        precondition(fitsLaneMajor(length: length), "lane-major spans are whole steps of 16 positions")
         let steps = length / lanes, packedInput = packedInputStart(packed, rows: rows.count, positions: images * length)
         packInputBlocks(inputBase, rows: inputRows, rowStride: inputRowStride, imageStride: inputImageStride, images: images, steps: steps,
                         into: packedInput)
-        multiplyLaneMajor(rows: rows, columns: inputRows, gradOutput: gradBase, gradOutputRowStride: gradOutputRowStride,
+        multiplyLaneMajor(rows: rows, columns: inputRows, wide: wide, gradOutput: gradBase, gradOutputRowStride: gradOutputRowStride,
                           gradOutputImageStride: gradOutputImageStride, images: images, steps: steps, packedInput: packedInput,
                           packed: packed, output: output, outputRowStride: outputRowStride)
     }
@@ -145,15 +143,16 @@ extension DirectWeightGradient {
     }
 
     /// The products and halving: output-gradient rows `rows` (packed 64 at a time into `packed`)
-    /// against the `columns` input rows already packed at `packedInput`, added to `output`.
+    /// against the `columns` input rows already packed at `packedInput`, added to `output`; on
+    /// `PackedMicroKernel`'s AVX-512 block when `wide` (a forced route: the same bits).
     static func multiplyLaneMajor(
-        rows: Range<Int>, columns inputRows: Int,
+        rows: Range<Int>, columns inputRows: Int, wide: Bool,
         gradOutput gradBase: UnsafePointer<Float>, gradOutputRowStride: Int, gradOutputImageStride: Int,
         images: Int, steps: Int, packedInput: UnsafeMutablePointer<Float>, packed: UnsafeMutablePointer<Float>,
         output: UnsafeMutablePointer<Float>, outputRowStride: Int
     ) {
         let depth = images * steps, (gradientLane, inputLane) = laneStrides(positions: depth * lanes)
-        let wide = PackedMicroKernel.isWide, blockFloats = laneBlockRows * laneBlockColumns
+        let blockFloats = laneBlockRows * laneBlockColumns
         withUnsafeTemporaryAllocation(of: Float.self, capacity: lanes * blockFloats + laneBlockColumns) { buffer in
             let tiles = buffer.baseAddress!, zeros = tiles + lanes * blockFloats
             zeros.update(repeating: 0, count: laneBlockColumns)
@@ -187,7 +186,7 @@ extension DirectWeightGradient {
     /// (`passChannels`) at a time into `columns` and packed block after block — whole blocks of 6
     /// weight columns a pass — then multiplied with its gradient rows as a 1×1 layer's are.
     static func accumulateUnfoldedLaneMajor(
-        _ g: Conv2dGeometry, panel: Panel, task: Task, packed: UnsafeMutablePointer<Float>, input: UnsafePointer<Float>,
+        _ g: Conv2dGeometry, panel: Panel, task: Task, wide: Bool, packed: UnsafeMutablePointer<Float>, input: UnsafePointer<Float>,
         gradOutput: UnsafePointer<Float>, columns: UnsafeMutablePointer<Float>, output: UnsafeMutablePointer<Float>, outputRowStride: Int
     ) {
         let taps = g.kernelHeight * g.kernelWidth, pass = passChannels(taps: taps)
@@ -207,7 +206,7 @@ extension DirectWeightGradient {
             packInputBlocks(columns, rows: passDepth, rowStride: length, imageStride: passDepth * length, images: panel.images,
                             steps: steps, into: packedInput + block * blockFloats)
         }
-        multiplyLaneMajor(rows: task.rows, columns: task.channels.count * taps,
+        multiplyLaneMajor(rows: task.rows, columns: task.channels.count * taps, wide: wide,
                           gradOutput: gradOutput + panel.firstImage * g.outChannels * plane + panel.firstRow * g.outWidth,
                           gradOutputRowStride: plane, gradOutputImageStride: g.outChannels * plane, images: panel.images, steps: steps,
                           packedInput: packedInput, packed: packed, output: output, outputRowStride: outputRowStride)
