@@ -46,25 +46,23 @@ public enum WeightGradientBenchmark {
             let gradOutput = Initialization.uniform(shape: [g.outputCount], bound: 1, rng: &rng)
             let gradWeight = UnsafeMutablePointer<Float>.allocate(capacity: g.weightCount)
             defer { gradWeight.deallocate() }
-            func backwardWeight() {
-                Conv2dKernel.backwardWeight(g, input: input.pointer, gradOutput: gradOutput.pointer, gradWeight: gradWeight, gradBias: nil)
+            func backwardWeight(_ kernels: Conv2dKernel.DenseKernels, _ route: Conv2dKernel.WeightGradientRoute = .dotProducts) {
+                Conv2dKernel.withDenseKernels(kernels) { Conv2dKernel.withWeightGradientRoute(route) {
+                    Conv2dKernel.backwardWeight(g, input: input.pointer, gradOutput: gradOutput.pointer, gradWeight: gradWeight, gradBias: nil)
+                } }
             }
-            let routes = Conv2dKernel.WeightGradientRoute.allCases
-            let results = routes.map { route in
-                Conv2dKernel.withDenseKernels(.packed) { Conv2dKernel.withWeightGradientRoute(route) { backwardWeight() } }
-                return Array(UnsafeBufferPointer(start: gradWeight, count: g.weightCount))
+            func directBits(_ route: Conv2dKernel.WeightGradientRoute) -> [UInt32] {
+                backwardWeight(.packed, route)
+                return UnsafeBufferPointer(start: gradWeight, count: g.weightCount).map(\.bitPattern)
             }
-            let sgemm = InterleavedTiming.Contender { Conv2dKernel.withDenseKernels(.openblas) { backwardWeight() } }
-            let direct = routes.map { route in
-                InterleavedTiming.Contender {
-                    Conv2dKernel.withDenseKernels(.packed) { Conv2dKernel.withWeightGradientRoute(route) { backwardWeight() } }
-                }
-            }
-            let times = try InterleavedTiming.medianMilliseconds([sgemm] + direct, repetitions: repetitions)
-            return WeightGradientBenchmarkRow(
-                shape: shape, batch: batch, sgemmMilliseconds: times[0], directMilliseconds: times[1 + routes.firstIndex(of: .dotProducts)!],
-                laneMajorMilliseconds: times[1 + routes.firstIndex(of: .laneMajor)!],
-                routesAgree: results.allSatisfy { zip($0, results[0]).allSatisfy { $0.bitPattern == $1.bitPattern } })
+            let routesAgree = directBits(.dotProducts) == directBits(.laneMajor)
+            let times = try InterleavedTiming.medianMilliseconds([
+                InterleavedTiming.Contender { backwardWeight(.openblas) },
+                InterleavedTiming.Contender { backwardWeight(.packed, .dotProducts) },
+                InterleavedTiming.Contender { backwardWeight(.packed, .laneMajor) },
+            ], repetitions: repetitions)
+            return WeightGradientBenchmarkRow(shape: shape, batch: batch, sgemmMilliseconds: times[0], directMilliseconds: times[1],
+                                              laneMajorMilliseconds: times[2], routesAgree: routesAgree)
         }
     }
 }
