@@ -18,7 +18,10 @@ struct BenchTrainCommand: ParsableCommand {
         Target: real ≥ 0.9 × bare. Peak memory is the process's high-water mark (VmHWM). With --torch-python and \
         --real-peer, every round also runs Peers/torch-peer/train_step_bench.py (the same detector, ATSS, \
         QFL/GIoU/DFL, clipping, AdamW and EMA in PyTorch, NCHW and channels_last) and the ratios real / PyTorch \
-        are printed per layout (targets ≥ 1.5× NCHW, ≥ 1.3× channels_last, issue 14).
+        are printed per layout (targets ≥ 1.5× NCHW, ≥ 1.3× channels_last, issue 14). With --versus KEY=VALUE, \
+        every round also times the real step with those overrides, the two in alternating order, and prints the \
+        second's speed against the first's: two settings compared in one process (`--versus seed=0` measures the \
+        noise floor of this machine).
         """)
 
     @Option(help: "Experiment whose step is timed (default: Experiments/vins-baseline.yaml, or quickstart.yaml without the shared data).")
@@ -41,6 +44,8 @@ struct BenchTrainCommand: ParsableCommand {
     var loaderShare = false
     @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image), packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients) or winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
     var denseKernels: String?
+    @Option(help: "Also time, every round, the experiment's real step with these overrides (repeatable, as --set; e.g. --versus workers=0), the two steps in alternating order, and print its speed against the experiment's (median and range of the per-round ratios). Builds a second model and loader: peak memory counts both.")
+    var versus: [String] = []
 
     func validate() throws {
         guard batchSize >= 2 else { throw usageError("--batch-size must be at least 2 (batch norm in train mode needs it), got \(batchSize)") }
@@ -51,6 +56,9 @@ struct BenchTrainCommand: ParsableCommand {
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
         try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
         if let denseKernels { try checkDenseKernels(denseKernels) }
+        if profile && !versus.isEmpty {
+            throw usageError("--versus compares whole steps over rounds and --profile times one step's layers: use one or the other")
+        }
     }
 
     /// Peers/torch-peer of this checkout.
@@ -71,9 +79,20 @@ struct BenchTrainCommand: ParsableCommand {
         let file = experiment.map { URL(fileURLWithPath: $0) }
             ?? root.appendingPathComponent(FileManager.default.fileExists(atPath: vins.path) ? "Experiments/vins-baseline.yaml" : "Experiments/quickstart.yaml")
         do {
-            let real = try TrainingThroughput(experiment: file, overrides: overrides + ["batch_size=\(batchSize)", "threads=\(threads)"] + (denseKernels.map { ["dense_kernels=\($0)"] } ?? []),
-                                              log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+            let settings = overrides + ["batch_size=\(batchSize)", "threads=\(threads)"] + (denseKernels.map { ["dense_kernels=\($0)"] } ?? [])
+            // A bad --versus key or value is reported, as --versus, before anything is built or timed.
+            if !versus.isEmpty {
+                _ = try ExperimentConfig.load(contentsOf: file, overrides: settings)
+                do { _ = try ExperimentConfig.load(contentsOf: file, overrides: settings + versus) } catch var error as ExperimentConfigError where error.file == "--set" {
+                    error.file = "--versus"
+                    throw error
+                }
+            }
+            let log = { (line: String) in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            let real = try TrainingThroughput(experiment: file, overrides: settings, log: log)
+            let other = versus.isEmpty ? nil : try TrainingThroughput(experiment: file, overrides: settings + versus, log: log)
             _ = try real.run(steps: 2)
+            _ = try other?.run(steps: 2)
             if profile {
                 let recorded = OpProfile()
                 let timings = try real.run(steps: steps, profile: recorded)
@@ -88,7 +107,14 @@ struct BenchTrainCommand: ParsableCommand {
             var bareRates: [Double] = [], realRates: [Double] = [], waits: [Double] = [], peerRates: [Double] = [], preloadedRates: [Double] = []
             print("bench train: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, \(rounds) rounds × \(steps) steps")
             var realPeerWorkload: RealTorchPeer.Workload?
-            var nchwRates: [Double] = [], channelsLastRates: [Double] = []
+            var nchwRates: [Double] = [], channelsLastRates: [Double] = [], versusRates: [Double] = []
+            let versusName = versus.joined(separator: " ")
+            /// Images a second over `steps` steps of `step`: the median step, as for the real step.
+            func rate(of step: TrainingThroughput) throws -> Double {
+                let seconds = try step.run(steps: steps).map(\.seconds).sorted()
+                guard !seconds.isEmpty else { throw BenchmarkError(message: "the --versus step's loader gave no batch") }
+                return Double(step.batchSize) / seconds[seconds.count / 2]
+            }
             if realPeer, let torchPython {
                 let (detector, boxes) = try RealTorchPeer.realStep(experiment: file, overrides: overrides)
                 print("PyTorch peer of the real step (\(realPeerFolder)): " + (try RealTorchPeer.checkModel(python: torchPython, folder: realPeerFolder, configuration: detector)))
@@ -98,7 +124,11 @@ struct BenchTrainCommand: ParsableCommand {
             }
             for round in 1...rounds {
                 let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
+                // The compared step goes first in even rounds, so a drifting machine favours neither.
+                let versusFirst = round % 2 == 0
+                if let other, versusFirst { versusRates.append(try rate(of: other)) }
                 let timings = try real.run(steps: steps)
+                if let other, !versusFirst { versusRates.append(try rate(of: other)) }
                 let seconds = timings.map(\.seconds).sorted()[timings.count / 2]
                 bareRates.append(b.imagesPerSecond)
                 realRates.append(Double(batchSize) / seconds)
@@ -120,14 +150,21 @@ struct BenchTrainCommand: ParsableCommand {
                     peerRates.append(nchw)
                     peerText = String(format: ", PyTorch NCHW step (batch 8) %.1f img/s", nchw)
                 }
+                let versusText = versusRates.last.map { String(format: ", versus (%@) %.1f img/s (%.2f×)", versusName, $0, $0 / realRates.last!) } ?? ""
                 print(String(format: "  round %d: bare step %.1f img/s, real step %.1f img/s (%.2f×), waiting for data %.1f%%",
-                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + shareText + peerText)
+                             round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + versusText + shareText + peerText)
                 fflush(stdout)  // a round takes minutes with the peer: show it when it ends
             }
             func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             let ratios = zip(realRates, bareRates).map { $0 / $1 }
             print(String(format: "median: bare %.1f img/s, real %.1f img/s → real / bare = %.2f× (rounds %.2f–%.2f; target ≥ 0.9)",
                          median(bareRates), median(realRates), median(ratios), ratios.min()!, ratios.max()!))
+            if !versusRates.isEmpty {
+                let ratios = zip(versusRates, realRates).map { $0 / $1 }
+                print(String(format: "versus (%@): %.1f img/s against %.1f → %.3f× the experiment's real step (median of rounds; rounds %.2f–%.2f, %d of %d above 1)",
+                             versusName, median(versusRates), median(realRates), median(ratios), ratios.min()!, ratios.max()!,
+                             ratios.filter { $0 > 1 }.count, ratios.count))
+            }
             if !preloadedRates.isEmpty {
                 let shares = zip(preloadedRates, realRates).map { $0 / $1 }
                 print(String(format: "real step on batches made beforehand: %.1f img/s, %.2f× the step fed by the loader (rounds %.2f–%.2f): the loader's CPU costs the step %.0f%%",
