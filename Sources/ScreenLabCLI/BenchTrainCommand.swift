@@ -20,8 +20,8 @@ struct BenchTrainCommand: ParsableCommand {
         QFL/GIoU/DFL, clipping, AdamW and EMA in PyTorch, NCHW and channels_last) and the ratios real / PyTorch \
         are printed per layout (targets ≥ 1.5× NCHW, ≥ 1.3× channels_last, issue 14). With --versus KEY=VALUE, \
         every round also times the real step with those overrides, the two in alternating order, and prints the \
-        second's speed against the first's: two settings compared in one process (`--versus seed=0` measures the \
-        noise floor of this machine).
+        second's speed against the first's: two settings compared in one process (an override that changes nothing, \
+        such as the experiment's own seed, times the same step twice: this machine's noise floor).
         """)
 
     @Option(help: "Experiment whose step is timed (default: Experiments/vins-baseline.yaml, or quickstart.yaml without the shared data).")
