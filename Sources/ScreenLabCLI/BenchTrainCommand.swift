@@ -109,11 +109,11 @@ struct BenchTrainCommand: ParsableCommand {
             var realPeerWorkload: RealTorchPeer.Workload?
             var nchwRates: [Double] = [], channelsLastRates: [Double] = [], versusRates: [Double] = []
             let versusName = versus.joined(separator: " ")
-            /// Images a second over `steps` steps of `step`: the median step, as for the real step.
-            func rate(of step: TrainingThroughput) throws -> Double {
-                let seconds = try step.run(steps: steps).map(\.seconds).sorted()
-                guard !seconds.isEmpty else { throw BenchmarkError(message: "the --versus step's loader gave no batch") }
-                return Double(step.batchSize) / seconds[seconds.count / 2]
+            func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+            /// Images a second of the median step of `timings` (the real step fed, preloaded or --versus).
+            func rate(_ timings: [TrainingThroughput.Timing], batch: Int) throws -> Double {
+                guard !timings.isEmpty else { throw BenchmarkError(message: "the loader gave no batch to time") }
+                return Double(batch) / median(timings.map(\.seconds))
             }
             if realPeer, let torchPython {
                 let (detector, boxes) = try RealTorchPeer.realStep(experiment: file, overrides: overrides)
@@ -126,17 +126,15 @@ struct BenchTrainCommand: ParsableCommand {
                 let b = try bare.measureTrainingStep(warmup: 1, steps: steps, progress: false)
                 // The compared step goes first in even rounds, so a drifting machine favours neither.
                 let versusFirst = round % 2 == 0
-                if let other, versusFirst { versusRates.append(try rate(of: other)) }
+                if let other, versusFirst { versusRates.append(try rate(other.run(steps: steps), batch: other.batchSize)) }
                 let timings = try real.run(steps: steps)
-                if let other, !versusFirst { versusRates.append(try rate(of: other)) }
-                let seconds = timings.map(\.seconds).sorted()[timings.count / 2]
+                if let other, !versusFirst { versusRates.append(try rate(other.run(steps: steps), batch: other.batchSize)) }
                 bareRates.append(b.imagesPerSecond)
-                realRates.append(Double(batchSize) / seconds)
+                realRates.append(try rate(timings, batch: batchSize))
                 waits.append(timings.reduce(0) { $0 + $1.waitingSeconds } / max(timings.reduce(0) { $0 + $1.seconds }, 1e-9))
                 var shareText = ""
                 if loaderShare {
-                    let preloaded = try real.run(steps: steps, preloaded: true).map(\.seconds).sorted()
-                    preloadedRates.append(Double(batchSize) / preloaded[preloaded.count / 2])
+                    preloadedRates.append(try rate(real.run(steps: steps, preloaded: true), batch: batchSize))
                     shareText = String(format: ", on batches made beforehand %.1f img/s (%.2f× fed)", preloadedRates.last!, preloadedRates.last! / realRates.last!)
                 }
                 var peerText = ""
@@ -155,7 +153,6 @@ struct BenchTrainCommand: ParsableCommand {
                              round, b.imagesPerSecond, realRates.last!, realRates.last! / b.imagesPerSecond, 100 * waits.last!) + versusText + shareText + peerText)
                 fflush(stdout)  // a round takes minutes with the peer: show it when it ends
             }
-            func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
             let ratios = zip(realRates, bareRates).map { $0 / $1 }
             print(String(format: "median: bare %.1f img/s, real %.1f img/s → real / bare = %.2f× (rounds %.2f–%.2f; target ≥ 0.9)",
                          median(bareRates), median(realRates), median(ratios), ratios.min()!, ratios.max()!))
