@@ -18,11 +18,25 @@ public struct RGBImage: Equatable {
     public init(width: Int, height: Int, fill: RGB = RGB(0, 0, 0)) {
         self.width = width
         self.height = height
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
-        for i in stride(from: 0, to: bytes.count, by: 3) {
-            bytes[i] = fill.r; bytes[i + 1] = fill.g; bytes[i + 2] = fill.b
+        let count = width * height * 3
+        if fill.r == fill.g && fill.g == fill.b {
+            pixels = [UInt8](repeating: fill.r, count: count)  // a memset: grey (the letterbox's 114) and black
+        } else {
+            // The first pixel, then copies of what is already written, doubling: a few memcpys, not a byte loop.
+            pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                if count > 0 {
+                    let base = buffer.baseAddress!
+                    base[0] = fill.r; base[1] = fill.g; base[2] = fill.b
+                    var filled = 3
+                    while filled < count {
+                        let chunk = min(filled, count - filled)
+                        (base + filled).initialize(from: base, count: chunk)
+                        filled += chunk
+                    }
+                }
+                initialized = count
+            }
         }
-        pixels = bytes
     }
 
     public subscript(x: Int, y: Int) -> RGB {

@@ -17,8 +17,12 @@ enum Placement {
             // Unit scale: `region` is exactly what lands on the canvas, so shifting the whole source copies just it.
             Blit.copy(source, to: &canvas, atX: destination.x - region.x, y: destination.y - region.y)
         } else {
-            let patch = resizedCrop(source, region: region, width: destination.width, height: destination.height)
-            Blit.copy(patch, to: &canvas, atX: destination.x, y: destination.y)
+            // Area when shrinking (bilinear aliases thin UI strokes away), bilinear when growing:
+            // the choice `letterboxed()` makes at inference.
+            canvas.drawResampled(source, sourceX: region.x, sourceY: region.y, sourceWidth: region.width, sourceHeight: region.height,
+                                 width: destination.width, height: destination.height, atX: destination.x, y: destination.y,
+                                 resampling: .automatic(sourceWidth: region.width, sourceHeight: region.height,
+                                                        targetWidth: destination.width, targetHeight: destination.height))
         }
         return plan.applied
     }

@@ -66,3 +66,27 @@ struct ResampleTable {
         }
     }
 }
+
+/// A `ResampleTable` with the same number of taps for every output index: the shorter lists end
+/// in taps of weight 0 on their last index. Such a tap adds +0 to a sum ≥ 0.5, so every output is
+/// bit for bit the table's; the fixed count keeps the pixel loop free of branches that the
+/// alternating 2- and 3-tap lists of a fractional shrink would mispredict.
+struct UniformTaps {
+    let taps: Int
+    var indices: [Int]
+    var weights: [Float]
+
+    init(_ table: ResampleTable) {
+        let target = table.starts.count - 1
+        var taps = 1
+        for d in 0..<target { taps = max(taps, table.starts[d + 1] - table.starts[d]) }
+        self.taps = taps
+        indices = []; weights = []
+        indices.reserveCapacity(target * taps); weights.reserveCapacity(target * taps)
+        for d in 0..<target {
+            let range = table.starts[d]..<table.starts[d + 1]
+            indices.append(contentsOf: table.indices[range]); weights.append(contentsOf: table.weights[range])
+            for _ in range.count..<taps { indices.append(table.indices[range.upperBound - 1]); weights.append(0) }
+        }
+    }
+}
