@@ -56,34 +56,42 @@ public struct AugmentPipeline {
 
     /// Letterbox or mosaic, then scale/translate, composed into one map onto the output (one resampling).
     func geometric(_ position: Int, from source: SampleSource, random: inout SeededRandom) throws -> AnnotatedImage {
-        let canvas: AnnotatedImage
-        let base: BoxMap
         if random.chance(preset.mosaic.probability) {
             var tiles = [try source.load(position)]
             for _ in 0..<3 { tiles.append(try source.load(random.int(in: 0..<source.count))) }
             let center = preset.mosaic.center
             let centerX = Int(random.uniform(center.lowerBound, center.upperBound) * Double(outputWidth))
             let centerY = Int(random.uniform(center.lowerBound, center.upperBound) * Double(outputHeight))
-            canvas = Mosaic.compose(tiles, centerX: centerX, centerY: centerY, outputWidth: outputWidth,
-                                    outputHeight: outputHeight, fill: fill, rules: preset.boxes)
+            let canvasWidth = 2 * outputWidth, canvasHeight = 2 * outputHeight
             let scale = random.uniform(preset.mosaic.scale.lowerBound, preset.mosaic.scale.upperBound)
-            base = ScaleTranslate.map(canvasWidth: canvas.width, canvasHeight: canvas.height, outputWidth: outputWidth,
-                                      outputHeight: outputHeight, scale: scale, shiftX: 0, shiftY: 0)
-        } else {
-            canvas = try source.load(position)
-            base = letterboxMap(width: canvas.width, height: canvas.height)
+            let map = scaleTranslated(ScaleTranslate.map(canvasWidth: canvasWidth, canvasHeight: canvasHeight, outputWidth: outputWidth,
+                                                         outputHeight: outputHeight, scale: scale, shiftX: 0, shiftY: 0),
+                                      random: &random)
+            // The map depends on the canvas's size only, so it is drawn first and the tiles are
+            // drawn only where the output will read them (the same draws, in the same order).
+            let read = Placement.plan(sourceWidth: canvasWidth, sourceHeight: canvasHeight, map: map,
+                                      canvasWidth: outputWidth, canvasHeight: outputHeight)?.sourceRegion
+            let canvas = Mosaic.compose(tiles, centerX: centerX, centerY: centerY, outputWidth: outputWidth,
+                                        outputHeight: outputHeight, fill: fill, rules: preset.boxes,
+                                        visible: (read.map { $0.x..<$0.x + $0.width } ?? 0..<0, read.map { $0.y..<$0.y + $0.height } ?? 0..<0))
+            return ScaleTranslate.apply(canvas, map: map, outputWidth: outputWidth, outputHeight: outputHeight,
+                                        fill: fill, rules: preset.boxes)
         }
-        var map = base
-        if random.chance(preset.scaleTranslate.probability) {
-            let st = preset.scaleTranslate
-            let zoom = ScaleTranslate.map(canvasWidth: outputWidth, canvasHeight: outputHeight, outputWidth: outputWidth,
-                                          outputHeight: outputHeight, scale: random.uniform(st.scale.lowerBound, st.scale.upperBound),
-                                          shiftX: random.uniform(-st.translate, st.translate) * Double(outputWidth),
-                                          shiftY: random.uniform(-st.translate, st.translate) * Double(outputHeight))
-            map = base.followed(by: zoom)
-        }
-        return ScaleTranslate.apply(canvas, map: map, outputWidth: outputWidth, outputHeight: outputHeight,
+        let screen = try source.load(position)
+        let map = scaleTranslated(letterboxMap(width: screen.width, height: screen.height), random: &random)
+        return ScaleTranslate.apply(screen, map: map, outputWidth: outputWidth, outputHeight: outputHeight,
                                     fill: fill, rules: preset.boxes)
+    }
+
+    /// `base` followed, with the preset's probability, by a random zoom about the output's centre and shift.
+    private func scaleTranslated(_ base: BoxMap, random: inout SeededRandom) -> BoxMap {
+        guard random.chance(preset.scaleTranslate.probability) else { return base }
+        let st = preset.scaleTranslate
+        let zoom = ScaleTranslate.map(canvasWidth: outputWidth, canvasHeight: outputHeight, outputWidth: outputWidth,
+                                      outputHeight: outputHeight, scale: random.uniform(st.scale.lowerBound, st.scale.upperBound),
+                                      shiftX: random.uniform(-st.translate, st.translate) * Double(outputWidth),
+                                      shiftY: random.uniform(-st.translate, st.translate) * Double(outputHeight))
+        return base.followed(by: zoom)
     }
 
     /// The inference letterbox's exact map (Imaging's `Letterbox`: whole-pixel resized size,

@@ -7,6 +7,31 @@ import Support
 final class GeometryTests: XCTestCase {
     let fill = RGB(114, 114, 114)
 
+    /// The pipeline draws the mosaic's tiles only where scale/translate will read: inside that
+    /// window the canvas is the whole drawing's, byte for byte, and outside it stays fill.
+    func testMosaicDrawnInAWindowMatchesTheWholeCanvasThere() {
+        // Tiles at scale 1 (copies), shrunk (area) and grown (bilinear); windows inside one tile,
+        // across the centre, missing every tile, and the whole canvas.
+        let tiles = [(100, 200), (150, 310), (37, 61), (100, 200)].enumerated().map { index, size in
+            AnnotatedImage(image: patternedImage(width: size.0, height: size.1, seed: UInt8(index + 7)), annotations: [])
+        }
+        let whole = Mosaic.compose(tiles, centerX: 120, centerY: 150, outputWidth: 100, outputHeight: 200,
+                                   fill: fill, rules: AugmentPreset.BoxRules())
+        for (columns, rows) in [(30..<90, 10..<60), (97..<161, 120..<230), (0..<20, 0..<40), (0..<200, 0..<400), (150..<151, 399..<400)] {
+            let windowed = Mosaic.compose(tiles, centerX: 120, centerY: 150, outputWidth: 100, outputHeight: 200,
+                                          fill: fill, rules: AugmentPreset.BoxRules(), visible: (columns, rows))
+            XCTAssertEqual(windowed.annotations, whole.annotations)
+            for y in 0..<400 {
+                for x in 0..<200 {
+                    let expected = columns.contains(x) && rows.contains(y) ? whole.image[x, y] : fill
+                    guard windowed.image[x, y] == expected else {
+                        return XCTFail("window \(columns) × \(rows): pixel (\(x), \(y)) is \(windowed.image[x, y]), expected \(expected)")
+                    }
+                }
+            }
+        }
+    }
+
     func testMosaicPlacesTilesAroundAFixedCentre() {
         // Output 100×200 → canvas 200×400; centre (120, 150). Tiles 100×200 are placed at scale 1,
         // except the 50×50 bottom-right tile, which fits 100×200 at scale 2.

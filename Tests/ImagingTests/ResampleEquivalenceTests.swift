@@ -92,6 +92,22 @@ final class ResampleEquivalenceTests: XCTestCase {
         }
     }
 
+    func testDrawResampledWritesOnlyTheVisibleWindow() {
+        let source = noise(width: 61, height: 47, seed: 11)
+        var whole = RGBImage(width: 50, height: 40, fill: RGB(1, 2, 3))
+        whole.drawResampled(source, sourceX: 2, sourceY: 3, sourceWidth: 55, sourceHeight: 40, width: 30, height: 25,
+                            atX: 10, y: 8, resampling: .area)
+        // Inside the drawing, across its edges, wholly left of / right of / below it, and sticking out of the image.
+        for (columns, rows) in [(15..<30, 10..<20), (0..<12, 30..<40), (0..<9, 0..<40), (41..<50, 0..<40), (0..<50, 34..<40), (-5..<60, -3..<9)] {
+            var drawn = RGBImage(width: 50, height: 40, fill: RGB(1, 2, 3))
+            drawn.drawResampled(source, sourceX: 2, sourceY: 3, sourceWidth: 55, sourceHeight: 40, width: 30, height: 25,
+                                atX: 10, y: 8, resampling: .area, visibleColumns: columns, visibleRows: rows)
+            var expected = RGBImage(width: 50, height: 40, fill: RGB(1, 2, 3))
+            for y in 0..<40 where rows.contains(y) { for x in 0..<50 where columns.contains(x) { expected[x, y] = whole[x, y] } }
+            assertSameBytes(drawn, expected, "window \(columns) × \(rows)")
+        }
+    }
+
     func testFillWritesEveryPixel() {
         for (fill, width, height) in [(RGB(114, 114, 114), 7, 5), (RGB(200, 10, 77), 13, 11), (RGB(1, 2, 3), 1, 1), (RGB(9, 8, 7), 0, 4)] {
             let image = RGBImage(width: width, height: height, fill: fill)

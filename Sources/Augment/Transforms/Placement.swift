@@ -8,21 +8,27 @@ import Imaging
 /// (never with the requested map) so that they sit exactly on the pixels drawn.
 enum Placement {
     /// Draws the part of `source` that `requested` sends into `canvas`; returns the map applied.
+    /// With `visible`, only the canvas pixels inside it are written (the others keep what they
+    /// held): those a later step will read, with the bits a whole drawing gives them.
     @discardableResult
-    static func draw(_ source: RGBImage, mappedBy requested: BoxMap, into canvas: inout RGBImage) -> BoxMap {
+    static func draw(_ source: RGBImage, mappedBy requested: BoxMap, into canvas: inout RGBImage,
+                     visible: (columns: Range<Int>, rows: Range<Int>)? = nil) -> BoxMap {
         guard let plan = plan(sourceWidth: source.width, sourceHeight: source.height, map: requested,
                               canvasWidth: canvas.width, canvasHeight: canvas.height) else { return requested }
         let region = plan.sourceRegion, destination = plan.destination
+        let visibleColumns = visible?.columns, visibleRows = visible?.rows
         if region.width == destination.width, region.height == destination.height {
             // Unit scale: `region` is exactly what lands on the canvas, so shifting the whole source copies just it.
-            Blit.copy(source, to: &canvas, atX: destination.x - region.x, y: destination.y - region.y)
+            Blit.copy(source, to: &canvas, atX: destination.x - region.x, y: destination.y - region.y,
+                      visibleColumns: visibleColumns, visibleRows: visibleRows)
         } else {
             // Area when shrinking (bilinear aliases thin UI strokes away), bilinear when growing:
             // the choice `letterboxed()` makes at inference.
             canvas.drawResampled(source, sourceX: region.x, sourceY: region.y, sourceWidth: region.width, sourceHeight: region.height,
                                  width: destination.width, height: destination.height, atX: destination.x, y: destination.y,
                                  resampling: .automatic(sourceWidth: region.width, sourceHeight: region.height,
-                                                        targetWidth: destination.width, targetHeight: destination.height))
+                                                        targetWidth: destination.width, targetHeight: destination.height),
+                                 visibleColumns: visibleColumns, visibleRows: visibleRows)
         }
         return plan.applied
     }
@@ -65,11 +71,15 @@ enum Placement {
     }
 }
 
-/// Whole-pixel copies between images (no resampling), clipped to the destination.
+/// Whole-pixel copies between images (no resampling), clipped to the destination (and to its
+/// `visibleColumns` × `visibleRows`, default all of it).
 enum Blit {
-    static func copy(_ patch: RGBImage, to canvas: inout RGBImage, atX x: Int, y: Int) {
-        let left = max(0, -x), top = max(0, -y)
-        let right = min(patch.width, canvas.width - x), bottom = min(patch.height, canvas.height - y)
+    static func copy(_ patch: RGBImage, to canvas: inout RGBImage, atX x: Int, y: Int,
+                     visibleColumns: Range<Int>? = nil, visibleRows: Range<Int>? = nil) {
+        let visibleX = (visibleColumns ?? 0..<canvas.width).clamped(to: 0..<canvas.width)
+        let visibleY = (visibleRows ?? 0..<canvas.height).clamped(to: 0..<canvas.height)
+        let left = max(0, visibleX.lowerBound - x), top = max(0, visibleY.lowerBound - y)
+        let right = min(patch.width, visibleX.upperBound - x), bottom = min(patch.height, visibleY.upperBound - y)
         guard right > left, bottom > top else { return }
         let rowBytes = (right - left) * 3
         patch.pixels.withUnsafeBufferPointer { source in

@@ -11,17 +11,23 @@ extension RGBImage {
     }
 
     /// Draws the `sourceWidth`×`sourceHeight` rectangle of `source` at (`sourceX`, `sourceY`)
-    /// scaled to `width`×`height` with its top-left corner at (`x`, `y`) of this image; what
-    /// falls outside this image is clipped. The pixels drawn are exactly those of
-    /// `source.cropped(...).resized(...)` pasted there, without the crop, the patch or the copy.
+    /// scaled to `width`×`height` with its top-left corner at (`x`, `y`) of this image; only the
+    /// pixels of this image in `visibleColumns` × `visibleRows` (default: all) are written. The
+    /// pixels drawn are exactly those of `source.cropped(...).resized(...)` pasted there, without
+    /// the crop, the patch or the copy.
     public mutating func drawResampled(_ source: RGBImage, sourceX: Int, sourceY: Int, sourceWidth: Int, sourceHeight: Int,
-                                       width: Int, height: Int, atX x: Int, y: Int, resampling: Resampling) {
+                                       width: Int, height: Int, atX x: Int, y: Int, resampling: Resampling,
+                                       visibleColumns: Range<Int>? = nil, visibleRows: Range<Int>? = nil) {
         precondition(sourceWidth > 0 && sourceHeight > 0 && sourceX >= 0 && sourceY >= 0
                      && sourceX + sourceWidth <= source.width && sourceY + sourceHeight <= source.height,
                      "drawResampled: rectangle \(sourceX), \(sourceY), \(sourceWidth)×\(sourceHeight) outside the \(source.width)×\(source.height) source")
         precondition(width > 0 && height > 0, "drawResampled needs a positive size, got \(width)×\(height)")
-        let columns = max(0, -x)..<min(width, self.width - x), rows = max(0, -y)..<min(height, self.height - y)
-        guard !columns.isEmpty, !rows.isEmpty else { return }
+        let visibleX = (visibleColumns ?? 0..<self.width).clamped(to: 0..<self.width)
+        let visibleY = (visibleRows ?? 0..<self.height).clamped(to: 0..<self.height)
+        let left = max(0, visibleX.lowerBound - x), right = min(width, visibleX.upperBound - x)
+        let top = max(0, visibleY.lowerBound - y), bottom = min(height, visibleY.upperBound - y)
+        guard left < right, top < bottom else { return }  // before forming ranges: the rectangle may miss the window
+        let columns = left..<right, rows = top..<bottom
         let rowStride = self.width * 3
         pixels.withUnsafeMutableBufferPointer { target in
             source.resample(region: (sourceX, sourceY, sourceWidth, sourceHeight), width: width, height: height,
