@@ -96,20 +96,42 @@ extension RGBImage {
 
 /// target[j] = Σ w · row[j] over the `taps` source rows (index, w), in tap order, eight bytes at a
 /// time: the sum stays in a register across the taps, so each float of `target` is written once.
+/// Two and three taps (bilinear; area shrinks up to 3×) have their rows and weights in registers.
 @inline(__always)
 private func blendRows(_ source: UnsafePointer<UInt8>, rowStride: Int, indices: UnsafePointer<Int>,
                        weights: UnsafePointer<Float>, taps: Int, count: Int, into target: UnsafeMutablePointer<Float>) {
-    let raw = UnsafeRawPointer(source), targetRaw = UnsafeMutableRawPointer(target)
+    let targetRaw = UnsafeMutableRawPointer(target)
+    @inline(__always) func row(_ k: Int) -> UnsafeRawPointer { UnsafeRawPointer(source + indices[k] * rowStride) }
+    @inline(__always) func bytes(_ row: UnsafeRawPointer, _ j: Int) -> SIMD8<Float> {
+        SIMD8<Float>(row.loadUnaligned(fromByteOffset: j, as: SIMD8<UInt8>.self))
+    }
     var j = 0
-    while j + 8 <= count {
-        var sum = weights[0] * SIMD8<Float>(raw.loadUnaligned(fromByteOffset: indices[0] * rowStride + j, as: SIMD8<UInt8>.self))
-        var k = 1
-        while k < taps {
-            sum += weights[k] * SIMD8<Float>(raw.loadUnaligned(fromByteOffset: indices[k] * rowStride + j, as: SIMD8<UInt8>.self))
-            k += 1
+    switch taps {
+    case 2:
+        let row0 = row(0), row1 = row(1), w0 = weights[0], w1 = weights[1]
+        while j + 8 <= count {
+            var sum = w0 * bytes(row0, j)
+            sum += w1 * bytes(row1, j)
+            targetRaw.storeBytes(of: sum, toByteOffset: j * 4, as: SIMD8<Float>.self)
+            j += 8
         }
-        targetRaw.storeBytes(of: sum, toByteOffset: j * 4, as: SIMD8<Float>.self)
-        j += 8
+    case 3:
+        let row0 = row(0), row1 = row(1), row2 = row(2), w0 = weights[0], w1 = weights[1], w2 = weights[2]
+        while j + 8 <= count {
+            var sum = w0 * bytes(row0, j)
+            sum += w1 * bytes(row1, j)
+            sum += w2 * bytes(row2, j)
+            targetRaw.storeBytes(of: sum, toByteOffset: j * 4, as: SIMD8<Float>.self)
+            j += 8
+        }
+    default:
+        while j + 8 <= count {
+            var sum = weights[0] * bytes(row(0), j)
+            var k = 1
+            while k < taps { sum += weights[k] * bytes(row(k), j); k += 1 }
+            targetRaw.storeBytes(of: sum, toByteOffset: j * 4, as: SIMD8<Float>.self)
+            j += 8
+        }
     }
     while j < count {
         var sum = weights[0] * Float(source[indices[0] * rowStride + j])
