@@ -141,7 +141,10 @@ public final class DetectionLoss {
             if teacher != nil && decoder.points != nil { terms.append(("ld", 0)) }
             return (total, terms)
         }
-        let regression = try outputs.slice(axis: 1, k..<configuration.outputsPerPrior).gather(axis: 0, indices: t.positiveRows)
+        // Rows first, then columns: the slice copies the positives' rows only (~500 of ~21,500 at
+        // batch 8), and the backward scatters them once instead of zero-filling two full-size
+        // gradients. Pure data movement either way, so the same values and gradients.
+        let regression = try outputs.gather(axis: 0, indices: t.positiveRows).slice(axis: 1, k..<configuration.outputsPerPrior)
         if decoder.points != nil {
             let bins = configuration.distributionBins
             let weights = try Tensor(shape: [m], values: t.weights)
