@@ -96,7 +96,7 @@ extension RGBImage {
 
 /// target[j] = Σ w · row[j] over the `taps` source rows (index, w), in tap order, eight bytes at a
 /// time: the sum stays in a register across the taps, so each float of `target` is written once.
-/// Two and three taps (bilinear; area shrinks up to 3×) have their rows and weights in registers.
+/// Two taps (bilinear) and three (area shrinks by up to 2×) have their rows and weights in registers.
 @inline(__always)
 private func blendRows(_ source: UnsafePointer<UInt8>, rowStride: Int, indices: UnsafePointer<Int>,
                        weights: UnsafePointer<Float>, taps: Int, count: Int, into target: UnsafeMutablePointer<Float>) {
@@ -155,14 +155,14 @@ private func gatherColumns(_ row: UnsafePointer<Float>, firstColumn: Int, taps: 
     var x = 0, t = 0
     // The fourth lane of each store lands on the next pixel's R, which the next column overwrites.
     switch taps {
-    case 2:  // bilinear, and area shrinks by up to 2×
+    case 2:  // bilinear, and area shrinks by whole factors of 2
         while x < count {
             var sum = SIMD4<Float>(repeating: 0.5)
             sum += tap(t); sum += tap(t + 1)
             out.storeBytes(of: sum, as: SIMD4<Float>.self)
             out += 12; t += 2; x += 1
         }
-    case 3:  // area shrinks by 2–3× (the loader's 385 → 256)
+    case 3:  // area shrinks by up to 2× (the loader's 385 → 256: 1.5×, two or three source columns an output)
         while x < count {
             var sum = SIMD4<Float>(repeating: 0.5)
             sum += tap(t); sum += tap(t + 1); sum += tap(t + 2)
