@@ -62,18 +62,20 @@ public struct AugmentPipeline {
             let center = preset.mosaic.center
             let centerX = Int(random.uniform(center.lowerBound, center.upperBound) * Double(outputWidth))
             let centerY = Int(random.uniform(center.lowerBound, center.upperBound) * Double(outputHeight))
-            let canvasWidth = 2 * outputWidth, canvasHeight = 2 * outputHeight
+            let canvasSize = Mosaic.canvasSize(outputWidth: outputWidth, outputHeight: outputHeight)
             let scale = random.uniform(preset.mosaic.scale.lowerBound, preset.mosaic.scale.upperBound)
-            let map = scaleTranslated(ScaleTranslate.map(canvasWidth: canvasWidth, canvasHeight: canvasHeight, outputWidth: outputWidth,
-                                                         outputHeight: outputHeight, scale: scale, shiftX: 0, shiftY: 0),
+            let map = scaleTranslated(ScaleTranslate.map(canvasWidth: canvasSize.width, canvasHeight: canvasSize.height,
+                                                         outputWidth: outputWidth, outputHeight: outputHeight,
+                                                         scale: scale, shiftX: 0, shiftY: 0),
                                       random: &random)
             // The map depends on the canvas's size only, so it is drawn first and the tiles are
-            // drawn only where the output will read them (the same draws, in the same order).
-            let read = Placement.plan(sourceWidth: canvasWidth, sourceHeight: canvasHeight, map: map,
+            // drawn only where the output will read them (the same draws, in the same order;
+            // nowhere when nothing lands on the output).
+            let read = Placement.plan(sourceWidth: canvasSize.width, sourceHeight: canvasSize.height, map: map,
                                       canvasWidth: outputWidth, canvasHeight: outputHeight)?.sourceRegion
             let canvas = Mosaic.compose(tiles, centerX: centerX, centerY: centerY, outputWidth: outputWidth,
                                         outputHeight: outputHeight, fill: fill, rules: preset.boxes,
-                                        visible: (read.map { $0.x..<$0.x + $0.width } ?? 0..<0, read.map { $0.y..<$0.y + $0.height } ?? 0..<0))
+                                        visible: read.map { ($0.columns, $0.rows) } ?? (0..<0, 0..<0))
             return ScaleTranslate.apply(canvas, map: map, outputWidth: outputWidth, outputHeight: outputHeight,
                                         fill: fill, rules: preset.boxes)
         }

@@ -15,8 +15,8 @@ public enum Mosaic {
                                rules: AugmentPreset.BoxRules,
                                visible: (columns: Range<Int>, rows: Range<Int>)? = nil) -> AnnotatedImage {
         precondition(tiles.count == 4, "mosaic needs four tiles")
-        let canvasWidth = 2 * outputWidth, canvasHeight = 2 * outputHeight
-        var canvas = RGBImage(width: canvasWidth, height: canvasHeight, fill: fill)
+        let size = canvasSize(outputWidth: outputWidth, outputHeight: outputHeight)
+        var canvas = RGBImage(width: size.width, height: size.height, fill: fill)
         let applied = tiles.enumerated().map { quadrant, tile in
             let map = tileMap(quadrant: quadrant, tileWidth: tile.width, tileHeight: tile.height,
                               centerX: centerX, centerY: centerY, outputWidth: outputWidth, outputHeight: outputHeight)
@@ -28,6 +28,11 @@ public enum Mosaic {
             result.merge(boxesAndRegionsOf: AnnotatedImage(image: canvas, placing: tile, with: map, rules: rules))
         }
         return result
+    }
+
+    /// The canvas for output size W×H: 2W×2H.
+    public static func canvasSize(outputWidth: Int, outputHeight: Int) -> (width: Int, height: Int) {
+        (2 * outputWidth, 2 * outputHeight)
     }
 
     /// Scale to fit W×H (sizes rounded to whole pixels), then put the corner facing the centre on it.

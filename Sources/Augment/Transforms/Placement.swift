@@ -35,6 +35,8 @@ enum Placement {
 
     struct Region: Equatable {
         var x: Int, y: Int, width: Int, height: Int
+        var columns: Range<Int> { x..<x + width }
+        var rows: Range<Int> { y..<y + height }
     }
 
     struct Plan: Equatable {
