@@ -90,7 +90,7 @@ let package = Package(
         // Engine.
         .target(name: "KernelsAVX512", swiftSettings: kernelSettings + avx512ISASettings + optimizedInDebug),
         .target(name: "Kernels", dependencies: ["CBLAS", "KernelsAVX512"], swiftSettings: kernelSettings + vectorISASettings + optimizedInDebug),
-        .target(name: "Tensor", swiftSettings: optimizedInDebug),
+        .target(name: "Tensor", dependencies: ["Kernels"], swiftSettings: optimizedInDebug),
         .target(name: "Autograd", dependencies: ["Tensor", "Kernels"], swiftSettings: kernelSettings + optimizedInDebug),
         .target(name: "NN", dependencies: ["Autograd", "Tensor", "Kernels", "Support"], swiftSettings: optimizedInDebug),
 
@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(name: "SystemLibrariesTests", dependencies: ["CBLAS", "CPNG", "CTurboJPEG", "CSQLite", "CFreeType"]),
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels"]),
-        .testTarget(name: "TensorTests", dependencies: ["Tensor"]),
+        .testTarget(name: "TensorTests", dependencies: ["Tensor", "Kernels"]),
         .testTarget(name: "AutogradTests", dependencies: ["Autograd", "Tensor", "Kernels", "Support"]),
         // The small conv net the engine's end-to-end tests train (test support, not a library).
         .target(name: "TestSupport", dependencies: ["NN", "Autograd", "Tensor", "Support"], path: "Tests/TestSupport",

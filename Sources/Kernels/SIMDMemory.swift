@@ -44,18 +44,21 @@ func storePartial8(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>
     for i in 0..<count { pointer[i] = value[i] }
 }
 
-/// Float scratch memory that lives for one kernel call (or one worker of it).
+/// Float scratch memory that lives for one kernel call (or one worker of it). Large ones come
+/// from `BufferCache`: a step asks for the same scratch sizes every step, and from malloc each
+/// was fresh, page-faulted memory again.
 struct Workspace {
     let pointer: UnsafeMutablePointer<Float>
     let count: Int
 
     init(count: Int, zeroed: Bool = false) {
         self.count = max(count, 1)
-        pointer = .allocate(capacity: self.count)
+        pointer = BufferCache.shared.allocate(bytes: self.count * MemoryLayout<Float>.stride)
+            .bindMemory(to: Float.self, capacity: self.count)
         if zeroed { pointer.initialize(repeating: 0, count: self.count) }
     }
 
-    func free() { pointer.deallocate() }
+    func free() { BufferCache.shared.release(UnsafeMutableRawPointer(pointer), bytes: count * MemoryLayout<Float>.stride) }
 }
 
 /// Runs `body` with a scratch buffer of `count` floats that is freed afterwards.
