@@ -15,16 +15,17 @@ import Glibc
 /// step asks for the same buffers again, whatever the batch, input size or model: each size as
 /// many times as it was alive at once. Those buffers (`workingSetBytes`) are what the cache may
 /// hold (at least `floorBytes`), up to twice the most bytes ever alive at once (`peakLiveBytes`).
-/// The peak alone was the first bound, on the reasoning that a forward pass's activations are
-/// all alive at its end; but the kernels' scratch (`Workspace`: padded inputs, packed panels,
-/// Winograd tiles) and some tensors are alive one call at a time, each layer with its own sizes,
-/// so the cache evicted buffers every step and they faulted back (the reference step on a Zen 3
-/// host: ~2,200 page faults a step, ~150 since). A fixed capacity (768 MB,
-/// tuned for the reference detector at batch 8) sent batch 16's surplus back to glibc, whose heap
-/// kept it resident and fragmented — a higher peak RSS and page faults on first touch — while at
-/// batch 2 it allowed nothing extra anyway. When a buffer does not fit, the buffers freed longest
-/// ago are evicted first (a validation pass or a different batch leaves buffers the training step
-/// will not ask for again).
+/// Of any size there are never more buffers, live and cached, than were ever alive at once, so
+/// memory stays within the working set, and stale sizes within twice the peak. The peak alone
+/// was the first bound, on the reasoning that a forward pass's activations are all alive at its
+/// end; but the kernels' scratch (`Workspace`: padded inputs, packed panels, Winograd tiles) and
+/// some tensors are alive one call at a time, each layer with its own sizes, so the cache evicted
+/// buffers every step and they faulted back (the reference step on a Zen 3 host: ~2,200 page
+/// faults a step, ~150 since). A fixed capacity (768 MB, tuned for the reference detector at
+/// batch 8) sent batch 16's surplus back to glibc, whose heap kept it resident and fragmented — a
+/// higher peak RSS and page faults on first touch — while at batch 2 it allowed nothing extra
+/// anyway. When a buffer does not fit, the buffers freed longest ago are evicted first (a
+/// validation pass or a different batch leaves buffers the training step will not ask for again).
 public final class BufferCache {
     public static let shared = BufferCache()
 
