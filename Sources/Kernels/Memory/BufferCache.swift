@@ -19,8 +19,9 @@ import Glibc
 /// memory stays within the working set, and stale sizes within twice the peak. The peak alone
 /// was the first bound, on the reasoning that a forward pass's activations are all alive at its
 /// end; but the kernels' scratch (`Workspace`: padded inputs, packed panels, Winograd tiles) and
-/// some tensors are alive one call at a time, each layer with its own sizes, so the cache evicted
-/// buffers every step and they faulted back (the reference step on a Zen 3 host: ~2,200 page
+/// some tensors are alive one call at a time, each layer with its own sizes, and what is made
+/// between steps (an inline loader's batch), when little is alive, does not raise the peak; so the
+/// cache evicted buffers every step and they faulted back (the reference step with its loader inline, Zen 3: ~2,200 page
 /// faults a step, ~150 since). A fixed capacity (768 MB, tuned for the reference detector at
 /// batch 8) sent batch 16's surplus back to glibc, whose heap kept it resident and fragmented — a
 /// higher peak RSS and page faults on first touch — while at batch 2 it allowed nothing extra
