@@ -6,7 +6,7 @@ public enum OpKind: String, CaseIterable, Hashable {
     case batchNorm, channelAffine, batchNormDepthwise
     case relu, relu6, sigmoid, silu
     case sum, mean
-    case reshape, permute, concat, slice, gather
+    case reshape, permute, concat, concatTransposed, slice, gather
     case upsampleNearest2x, maxPool2d
     case softmax, logSoftmax
     case exp, log

@@ -165,7 +165,7 @@ public final class Tape {
         guard var existing = slot else { slot = gradient; return }
         precondition(existing.shape == gradient.shape, "gradient shape \(gradient.shape) for a value of shape \(existing.shape)")
         slot = nil // drop our reference so the write below does not copy needlessly
-        existing.withUnsafeMutableBufferPointer { Vector.accumulate(gradient.pointer, into: $0.baseAddress!, count: $0.count) }
+        existing.withUnsafeMutableBufferPointer { Vector.accumulateInParallel(gradient.pointer, into: $0.baseAddress!, count: $0.count) }
         slot = existing
     }
 }

@@ -36,6 +36,7 @@ final class OpKindCoverageTests: XCTestCase {
         case .reshape: return try x.reshaped([4, 16])
         case .permute: return try x.permuted([0, 2, 3, 1])
         case .concat: return try Variable.concat([x, constant([2, 1, 4, 4])], axis: 1)
+        case .concatTransposed: return try Variable.concatTransposed([x.reshaped([2, 2, 16]), constant([2, 2, 5])])
         case .slice: return try x.slice(axis: 2, 1..<3)
         case .gather: return try x.gather(axis: 3, indices: [3, 0, 0])
         case .upsampleNearest2x: return try x.upsampledNearest2x()

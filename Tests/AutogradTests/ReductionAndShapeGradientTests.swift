@@ -47,6 +47,16 @@ final class ReductionAndShapeGradientTests: XCTestCase {
             }
             return out
         })
+        // concat along the last axis of [2,3,4] and [2,3,2], then the last two axes swapped: [2,6,3]
+        try GradientCheck().run(shapes: [[2, 3, 4], [2, 3, 2]], engine: { try Variable.concatTransposed([$1[0], $1[1]]) }, reference: { xs in
+            var out: [Double] = []
+            for n in 0..<2 {
+                for c in 0..<6 {
+                    for r in 0..<3 { out.append(c < 4 ? xs[0][(n * 3 + r) * 4 + c] : xs[1][(n * 3 + r) * 2 + c - 4]) }
+                }
+            }
+            return out
+        })
         // slice rows 1..<3 of axis 1 in [2,4,3]
         try GradientCheck().run(shapes: [[2, 4, 3]], engine: { try $1[0].slice(axis: 1, 1..<3) }, reference: { xs in
             (0..<2).flatMap { n in Array(xs[0][(n * 12 + 3)..<(n * 12 + 9)]) }
@@ -57,6 +67,25 @@ final class ReductionAndShapeGradientTests: XCTestCase {
                                 reference: { gatherReference($0[0], [4, 3], axis: 0, indices: indices) })
     }
 
+    /// The head flatten's op gives exactly what the concat and permute it replaced gave, both ways,
+    /// at the detector's shapes (three levels of 77 outputs, batch 2; large enough to be split).
+    func testConcatTransposedEqualsConcatThenPermute() throws {
+        let widths = [2_048, 512, 128]
+        func run(fused: Bool) throws -> (output: [Float], gradients: [[Float]]) {
+            let tape = Tape()
+            let parts = try widths.enumerated().map { i, w in
+                tape.leaf(try Tensor(shape: [2, 77, w], values: (0..<(2 * 77 * w)).map { Float(($0 * 7 + i) % 1_009) / 97 }))
+            }
+            let output = fused ? try Variable.concatTransposed(parts) : try Variable.concat(parts, axis: 2).permuted([0, 2, 1])
+            let weights = tape.constant(try Tensor(shape: output.shape, values: (0..<output.value.count).map { Float($0 % 13) - 6 }))
+            let gradients = try tape.backward(try (output * weights).sum())
+            return (output.value.values, try parts.map { try XCTUnwrap(gradients[$0]).values })
+        }
+        let (fused, reference) = (try run(fused: true), try run(fused: false))
+        XCTAssertEqual(fused.output, reference.output)
+        XCTAssertEqual(fused.gradients, reference.gradients)
+    }
+
     func testShapeErrorsNameOpAndShapes() throws {
         let tape = Tape()
         let x = tape.leaf(try Tensor(zeros: [2, 3]))
@@ -64,6 +93,9 @@ final class ReductionAndShapeGradientTests: XCTestCase {
         XCTAssertThrowsError(try x.gather(axis: 0, indices: [2])) { XCTAssertTrue("\($0)".contains("gather"), "\($0)") }
         XCTAssertThrowsError(try x.reshaped([4, 2])) { XCTAssertTrue("\($0)".contains("reshape"), "\($0)") }
         XCTAssertThrowsError(try Variable.concat([x, tape.leaf(try Tensor(zeros: [3, 3]))], axis: 1)) { XCTAssertTrue("\($0)".contains("concat"), "\($0)") }
+        XCTAssertThrowsError(try Variable.concatTransposed([x.reshaped([1, 2, 3]), tape.leaf(try Tensor(zeros: [1, 3, 3]))])) {
+            XCTAssertTrue("\($0)".contains("concatTransposed") && "\($0)".contains("[1, 3, 3]"), "\($0)")
+        }
         XCTAssertThrowsError(try x.permuted([0, 0])) { XCTAssertTrue("\($0)".contains("permute"), "\($0)") }
     }
 

@@ -181,3 +181,26 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 120), .success, "stop() waited for a helper that never woke")
     }
 }
+
+final class VectorAccumulateTests: XCTestCase {
+    /// The split sum adds every element exactly once, at sizes below, at and above the split
+    /// threshold, with a tail that is not a whole vector, on any thread count.
+    func testParallelAccumulateAddsEveryElementOnce() {
+        for count in [0, 5, 65_535, 65_536, 65_536 * 3 + 5] {
+            let x = (0..<count).map { Float($0 % 1_000) * 0.25 }
+            let start = (0..<count).map { Float($0 % 7) - 3 }
+            let expected = zip(start, x).map { $0 + $1 }
+            for threads in [1, 2, 3] {
+                withThreads(threads) {
+                    var y = start
+                    x.withUnsafeBufferPointer { xs in
+                        y.withUnsafeMutableBufferPointer {
+                            if let base = xs.baseAddress { Vector.accumulateInParallel(base, into: $0.baseAddress!, count: count) }
+                        }
+                    }
+                    XCTAssertEqual(y, expected, "\(count) floats, \(threads) threads")
+                }
+            }
+        }
+    }
+}

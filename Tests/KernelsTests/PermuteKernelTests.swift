@@ -30,6 +30,34 @@ final class PermuteKernelTests: XCTestCase {
         }
     }
 
+    func testStridedMatricesTransposeIntoTheirWindowsAndLeaveTheRestUntouched() {
+        let saved = Parallel.threadCount
+        defer { Parallel.threadCount = saved }
+        // Two matrices read from windows of wider rows and written into windows of a shared
+        // output: partial 4 × 4 blocks and 32 × 32 tiles on both axes, and one large enough to split.
+        let shapes = [(rows: 7, columns: 5), (rows: 77, columns: 300)]
+        let inputStrides = [9, 301], outputStrides = [8, 80], outputOffsets = [0, 64]
+        let inputs = zip(shapes, inputStrides).map { shape, stride in (0..<(shape.rows * stride)).map { Float($0) + 0.5 } }
+        var expected = [Float](repeating: -1, count: 64 + 300 * 80)
+        for (i, shape) in shapes.enumerated() {
+            for r in 0..<shape.rows { for c in 0..<shape.columns {
+                expected[outputOffsets[i] + c * outputStrides[i] + r] = inputs[i][r * inputStrides[i] + c]
+            } }
+        }
+        for threads in [1, 2, 3] {
+            Parallel.threadCount = threads
+            var output = [Float](repeating: -1, count: expected.count)
+            inputs[0].withUnsafeBufferPointer { a in inputs[1].withUnsafeBufferPointer { b in output.withUnsafeMutableBufferPointer { o in
+                let sources = [a.baseAddress!, b.baseAddress!]
+                Permute.transpose(shapes.indices.map {
+                    Permute.Matrix(input: sources[$0], rows: shapes[$0].rows, columns: shapes[$0].columns, inputStride: inputStrides[$0],
+                                   output: o.baseAddress! + outputOffsets[$0], outputStride: outputStrides[$0])
+                })
+            } } }
+            XCTAssertEqual(output, expected, "\(threads) threads")
+        }
+    }
+
     func testOtherPermutationsStillTakeTheGeneralPath() {
         // [2, 3, 4] → [4, 2, 3] (permutation [2, 0, 1]).
         let input = (0..<24).map { Float($0) }

@@ -104,6 +104,45 @@ extension Variable {
         }
     }
 
+    /// `concat(parts, axis: 2).permuted([0, 2, 1])` in one pass each way: parts [B, R, C_i] →
+    /// [B, ΣC_i, R]. The detector's head flatten ([N, outputs, a level's positions] → [N, priors,
+    /// outputs]), which as a concat and a permute copied every value twice in each direction.
+    public static func concatTransposed(_ parts: [Variable]) throws -> Variable {
+        guard let first = parts.first else { throw TensorError.invalidArgument(op: "concatTransposed", reason: "no inputs") }
+        let tape = first.tape
+        guard parts.allSatisfy({ $0.shape.count == 3 && $0.shape[0] == first.shape[0] && $0.shape[1] == first.shape[1] && $0.tape === tape }) else {
+            throw TensorError.shapeMismatch(op: "concatTransposed", shapes: parts.map(\.shape),
+                                            reason: "expected [B, R, C_i] with the same B and R on one tape")
+        }
+        let (batch, rows) = (first.shape[0], first.shape[1])
+        let widths = parts.map { $0.shape[2] }, total = widths.reduce(0, +)
+        let offsets = widths.indices.map { widths[..<$0].reduce(0, +) }
+        let out = tape.timed(.concatTransposed) { () -> Tensor in
+            var out = Tensor(uninitialized: [batch, total, rows])
+            let o = out.uniqueMutablePointer()
+            Permute.transpose(parts.indices.flatMap { i in
+                (0..<batch).map { n in
+                    Permute.Matrix(input: parts[i].value.pointer + n * rows * widths[i], rows: rows, columns: widths[i], inputStride: widths[i],
+                                   output: o + (n * total + offsets[i]) * rows, outputStride: rows)
+                }
+            })
+            return out
+        }
+        return tape.record(.concatTransposed, inputs: parts, output: out) { g, needed in
+            var gradients = parts.indices.map { needed[$0] ? Tensor(uninitialized: [batch, rows, widths[$0]]) : nil }
+            var matrices: [Permute.Matrix] = []
+            for i in parts.indices {
+                guard let pointer = gradients[i]?.uniqueMutablePointer() else { continue }
+                matrices += (0..<batch).map { n in
+                    Permute.Matrix(input: g.pointer + (n * total + offsets[i]) * rows, rows: widths[i], columns: rows, inputStride: rows,
+                                   output: pointer + n * rows * widths[i], outputStride: widths[i])
+                }
+            }
+            Permute.transpose(matrices)
+            return gradients
+        }
+    }
+
     /// Index-select along `axis` (repeats allowed; backward scatter-adds).
     public func gather(axis: Int, indices: [Int]) throws -> Variable {
         let a = try normalizedAxis(axis, rank: shape.count, op: "gather")

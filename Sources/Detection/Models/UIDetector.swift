@@ -58,8 +58,7 @@ public final class UIDetector: Module {
         return try images.tape.profiled(as: "head flatten") {
             let batch = images.shape[0]
             let flat = try levels.map { try $0.reshaped([batch, $0.shape[1], $0.shape[2] * $0.shape[3]]) }
-            let joined = flat.count == 1 ? flat[0] : try Variable.concat(flat, axis: 2)
-            return try joined.permuted([0, 2, 1]).reshaped([-1, configuration.outputsPerPrior])
+            return try Variable.concatTransposed(flat).reshaped([-1, configuration.outputsPerPrior])
         }
     }
 

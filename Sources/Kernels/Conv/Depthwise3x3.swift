@@ -29,6 +29,16 @@ enum Depthwise3x3 {
 
         func load(_ plane: UnsafePointer<Float>) { Self.load(plane, height: height, width: width, into: buffer) }
 
+        /// `load` with each row normalised on its way in (`VectorSums.affine`, row by row: the
+        /// same values as mapping the whole plane first), so a batch norm's output plane is never
+        /// written out and read back to be copied here.
+        func loadNormalized(_ plane: UnsafePointer<Float>, scale: Float, shift: Float, activation: ActivationKind?) {
+            for y in 0..<height {
+                VectorSums.affine(plane + y * width, count: width, scale: scale, shift: shift, activation: activation,
+                                  output: buffer + (y + 1) * stride + 1)
+            }
+        }
+
         /// Copies a `height` × `width` plane inside the one-value border of the zeroed buffer at
         /// `origin` (rows `width + 2` apart); the border is left as it is.
         static func load(_ plane: UnsafePointer<Float>, height: Int, width: Int, into origin: UnsafeMutablePointer<Float>) {

@@ -59,6 +59,20 @@ enum DepthwiseConv {
                 genericForward(g, plane: x, weight: w, bias: b, output: y)
             }
         }
+
+        /// `forward` of `act(x · scale + shift)`: at stride 1 normalised straight into the bordered
+        /// buffer; otherwise into `scratch` (a plane) first.
+        @inline(__always)
+        func forward(normalizing x: UnsafePointer<Float>, scale: Float, shift: Float, activation: ActivationKind?,
+                     scratch: UnsafeMutablePointer<Float>, weight w: UnsafePointer<Float>, output y: UnsafeMutablePointer<Float>) {
+            if let padded {
+                padded.loadNormalized(x, scale: scale, shift: shift, activation: activation)
+                Depthwise3x3.forwardStride1(padded, Filter3x3(w), bias: 0, output: y)
+            } else {
+                VectorSums.affine(x, count: g.inHeight * g.inWidth, scale: scale, shift: shift, activation: activation, output: scratch)
+                forward(scratch, weight: w, bias: 0, output: y)
+            }
+        }
     }
 
     static func backwardInput(
@@ -185,6 +199,25 @@ enum DepthwiseConv {
         /// The input gradient of one image's plane into `gradInput`, and its share of the filter's gradient.
         @inline(__always)
         mutating func add(input x: UnsafePointer<Float>, gradOutput gy: UnsafePointer<Float>, gradInput gx: UnsafeMutablePointer<Float>) {
+            addInputGradient(gradOutput: gy, gradInput: gx)
+            paddedInput.load(x)
+            Depthwise3x3.accumulateWeightGradient(
+                paddedInput, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, stride: g.strideHeight, into: &sums)
+        }
+
+        /// `add` for the input `act(x · scale + shift)`, normalised straight into the bordered buffer.
+        @inline(__always)
+        mutating func add(normalizing x: UnsafePointer<Float>, scale: Float, shift: Float, activation: ActivationKind?,
+                          gradOutput gy: UnsafePointer<Float>, gradInput gx: UnsafeMutablePointer<Float>) {
+            addInputGradient(gradOutput: gy, gradInput: gx)
+            paddedInput.loadNormalized(x, scale: scale, shift: shift, activation: activation)
+            Depthwise3x3.accumulateWeightGradient(
+                paddedInput, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, stride: g.strideHeight, into: &sums)
+        }
+
+        /// One image plane's input gradient into `gx`.
+        @inline(__always)
+        private func addInputGradient(gradOutput gy: UnsafePointer<Float>, gradInput gx: UnsafeMutablePointer<Float>) {
             if let paddedGradient {
                 paddedGradient.load(gy)
                 Depthwise3x3.forwardStride1(paddedGradient, rotated, bias: 0, output: gx)
@@ -193,9 +226,6 @@ enum DepthwiseConv {
                     gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, filter, rows: gradientRows,
                     gradInput: gx, height: g.inHeight, width: g.inWidth)
             }
-            paddedInput.load(x)
-            Depthwise3x3.accumulateWeightGradient(
-                paddedInput, gradOutput: gy, outHeight: g.outHeight, outWidth: g.outWidth, stride: g.strideHeight, into: &sums)
         }
 
         func finishChannel(gradWeight: UnsafeMutablePointer<Float>) {

@@ -269,7 +269,7 @@ extension DirectWeightGradient {
                 let source = rows + image * imageStride, target = slots + image * steps * record
                 for step in 0..<steps {
                     for quarter in 0..<(lanes / 4) {
-                        transpose4(source + step * lanes + 4 * quarter, rowStride: rowStride,
+                        Permute.transpose4(source + step * lanes + 4 * quarter, rowStride: rowStride,
                                    to: target + step * record + 4 * quarter * laneStride, rowStrideOut: laneStride)
                     }
                 }
@@ -310,20 +310,6 @@ extension DirectWeightGradient {
                 }
             }
         }
-    }
-
-    /// `to[c · rowStrideOut + r] = from[r · rowStride + c]` for a 4 × 4 block (unpack and move
-    /// shuffles: 8 memory operations and 12 shuffles for 16 values).
-    @inline(__always)
-    static func transpose4(_ from: UnsafePointer<Float>, rowStride: Int, to: UnsafeMutablePointer<Float>, rowStrideOut: Int) {
-        typealias V = SIMD4<Float>
-        func load(_ r: Int) -> V { UnsafeRawPointer(from + r * rowStride).loadUnaligned(as: V.self) }
-        func store(_ v: V, _ c: Int) { UnsafeMutableRawPointer(to + c * rowStrideOut).storeBytes(of: v, as: V.self) }
-        let a = load(0), b = load(1), c = load(2), d = load(3)
-        let ab0 = V(a[0], b[0], a[1], b[1]), ab1 = V(a[2], b[2], a[3], b[3])
-        let cd0 = V(c[0], d[0], c[1], d[1]), cd1 = V(c[2], d[2], c[3], d[3])
-        store(V(ab0[0], ab0[1], cd0[0], cd0[1]), 0); store(V(ab0[2], ab0[3], cd0[2], cd0[3]), 1)
-        store(V(ab1[0], ab1[1], cd1[0], cd1[1]), 2); store(V(ab1[2], ab1[3], cd1[2], cd1[3]), 3)
     }
 
     /// 16 lane tiles (`floats` apart) → tile 0, element-wise by `reduce`'s tree: lane i + lane

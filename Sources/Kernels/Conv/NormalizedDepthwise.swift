@@ -3,8 +3,8 @@
 /// and optionally the depthwise layer's own batch norm (`FollowingNormalization`).
 ///
 /// Why: the depthwise kernels copy every input plane into a bordered buffer anyway, so the
-/// normalisation can be done per plane just before that copy, in cache. The normalised tensor is
-/// then never written nor read back (MobileNet's largest tensors feed its depthwise layers). The
+/// normalisation can be done per plane as that copy (stride 1; just before it at stride 2), in
+/// cache. The normalised tensor is then never written nor read back (MobileNet's largest tensors feed its depthwise layers). The
 /// backward works one channel at a time and keeps that channel's gradients in per-worker buffers:
 /// the following batch norm's input gradient (read at once by the depthwise backward) and the
 /// depthwise input gradient (read at once by batch norm's sums and input gradient), instead of
@@ -39,16 +39,15 @@ public enum NormalizedDepthwise {
         func convolve(_ p: Int, _ convolver: DepthwiseConv.PlaneConvolver, _ normalized: UnsafeMutablePointer<Float>) {
             let c = p % channels
             let (scale, shift) = BatchNormKernel.normalizingAffine(c, mean: mean, invStd: invStd, gamma: gamma, beta: beta)
-            VectorSums.affine(input + p * inPlane, count: inPlane, scale: scale, shift: shift, activation: activation,
-                              output: normalized)
-            convolver.forward(normalized, weight: weight + c * 9, bias: 0, output: convolved + p * outPlane)
+            convolver.forward(normalizing: input + p * inPlane, scale: scale, shift: shift, activation: activation, scratch: normalized,
+                              weight: weight + c * 9, output: convolved + p * outPlane)
         }
         if inPlane >= Self.channelTaskPlane {
             // Large planes: one channel a task, its planes convolved right after its statistics
             // pass, while they are still in cache (the input is read from memory once, not twice).
             Parallel.forEachChunk(channels) { channelRange, _ in
                 let convolver = DepthwiseConv.PlaneConvolver(g)
-                let normalized = Workspace(count: inPlane)
+                let normalized = Workspace(count: g.strideHeight == 1 ? 0 : inPlane)
                 defer { convolver.free(); normalized.free() }
                 for c in channelRange {
                     BatchNormKernel.channelTrainingStatistics(
@@ -68,7 +67,7 @@ public enum NormalizedDepthwise {
             variance: variance, invStd: invStd)
         Parallel.forEachChunk(g.batch * channels) { planes, _ in
             let convolver = DepthwiseConv.PlaneConvolver(g)
-            let normalized = Workspace(count: inPlane)
+            let normalized = Workspace(count: g.strideHeight == 1 ? 0 : inPlane)
             defer { convolver.free(); normalized.free() }
             for p in planes { convolve(p, convolver, normalized.pointer) }
         }
@@ -96,11 +95,12 @@ public enum NormalizedDepthwise {
         let mask = FusedActivationMask(activation)
         Parallel.forEachChunk(channels) { channelRange, _ in
             var planes = DepthwiseConv.PlaneBackward(g)
-            // One channel's normalised plane, the depthwise input gradients of all its images, and
-            // with a following batch norm the depthwise output's gradients of all its images.
-            let normalized = Workspace(count: inPlane), gradNormalized = Workspace(count: g.batch * inPlane)
+            // The depthwise input gradients of all one channel's images, and with a following
+            // batch norm the depthwise output's gradients of all its images (each normalised input
+            // plane goes straight into the depthwise kernel's bordered buffer).
+            let gradNormalized = Workspace(count: g.batch * inPlane)
             let gradConvolved = Workspace(count: following == nil ? 0 : g.batch * outPlane)
-            defer { planes.free(); normalized.free(); gradNormalized.free(); gradConvolved.free() }
+            defer { planes.free(); gradNormalized.free(); gradConvolved.free() }
             for c in channelRange {
                 // The depthwise output's gradient: `gradOutput` itself, or the following batch
                 // norm's input gradient, made for this channel only, as `BatchNormKernel.backward` makes it.
@@ -115,8 +115,8 @@ public enum NormalizedDepthwise {
                 for n in 0..<g.batch {
                     let p = n * channels + c
                     let x = input + p * inPlane, gz = gradNormalized.pointer + n * inPlane
-                    VectorSums.affine(x, count: inPlane, scale: scale, shift: shift, activation: activation, output: normalized.pointer)
-                    planes.add(input: normalized.pointer, gradOutput: gradOutputPlanes.first + n * gradOutputPlanes.imageStride, gradInput: gz)
+                    planes.add(normalizing: x, scale: scale, shift: shift, activation: activation,
+                               gradOutput: gradOutputPlanes.first + n * gradOutputPlanes.imageStride, gradInput: gz)
                     sums.add(gradOutput: gz, input: x, count: inPlane, scale: scale, shift: shift, mask: mask)
                 }
                 planes.finishChannel(gradWeight: gradWeight + c * 9)

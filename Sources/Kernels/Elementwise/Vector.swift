@@ -13,6 +13,19 @@ public enum Vector {
         while i < n { y[i] += x[i]; i += 1 }
     }
 
+    /// y += x, split across workers when large: the tape's gradient sums (a backbone feature
+    /// read by both its FPN lateral and the next stage, the head's matrix read by two loss
+    /// branches) are tens of MB a step, which one thread adds at the speed of memory. Elementwise,
+    /// so any split gives the same values.
+    public static func accumulateInParallel(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count n: Int) {
+        guard n >= 1 << 16 else { return accumulate(x, into: y, count: n) }
+        let vectors = n / 8
+        Parallel.forEachChunk(vectors) { range, _ in
+            let start = range.lowerBound * 8, end = range.upperBound == vectors ? n : range.upperBound * 8
+            accumulate(x + start, into: y + start, count: end - start)
+        }
+    }
+
     /// y = a·x (y may alias x)
     public static func scale(_ x: UnsafePointer<Float>, by a: Float, into y: UnsafeMutablePointer<Float>, count n: Int) {
         var i = 0
