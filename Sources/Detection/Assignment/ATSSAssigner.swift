@@ -82,6 +82,7 @@ public struct ATSSAssigner: Sendable {
         var candidateIoUs = [Double](repeating: 0, count: groundTruths.count * perGroundTruth)
         var candidateCounts = [Int](repeating: 0, count: groundTruths.count)
         var nearest = TopKSelector()
+        let centerX = priors.centerX, centerY = priors.centerY
 
         for (g, truth) in groundTruths.enumerated() {
             let box = truth.box
@@ -89,10 +90,11 @@ public struct ATSSAssigner: Sendable {
             var n = 0
             for range in priors.levelRanges {
                 nearest.reset(capacity: min(candidatesPerLevel, range.count))
-                for p in range {
-                    let dx = Double(priors.centerX[p]) - box.centerX, dy = Double(priors.centerY[p]) - box.centerY
-                    nearest.offer(-(dx * dx + dy * dy), index: p)
-                }
+                if !range.isEmpty { centerX.withUnsafeBufferPointer { xs in
+                    centerY.withUnsafeBufferPointer { ys in
+                        nearest.offerNearest(centerX: xs.baseAddress!, centerY: ys.baseAddress!, range: range, x: box.centerX, y: box.centerY)
+                    }
+                } }
                 for p in nearest.indices where reaches(p, box) {
                     candidates[base + n] = p
                     candidateIoUs[base + n] = intersectionOverUnion(

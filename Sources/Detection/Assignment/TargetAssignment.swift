@@ -42,17 +42,24 @@ func intersectionOverUnion(x1: Double, y1: Double, x2: Double, y2: Double, _ box
 /// to the lower index (so results do not depend on the sort's stability). Reused across ground
 /// truths: `reset` keeps the storage. Insertion into a sorted buffer is O(k), and k ≤ 13 here.
 struct TopKSelector {
-    private(set) var values: [Double] = []
-    private(set) var indices: [Int] = []
+    /// Kept in place, best first; slots past `count` are stale. Shifting in place keeps an insert
+    /// to a short loop (array `insert`/`removeLast` calls were most of ATSS's time).
+    private var storedValues: [Double] = []
+    private var storedIndices: [Int] = []
+    private(set) var count = 0
     private var capacity = 0
+
+    var values: ArraySlice<Double> { storedValues[..<count] }
+    var indices: ArraySlice<Int> { storedIndices[..<count] }
 
     mutating func reset(capacity: Int) {
         self.capacity = capacity
-        values.removeAll(keepingCapacity: true)
-        indices.removeAll(keepingCapacity: true)
+        count = 0
+        if storedValues.count < capacity {
+            storedValues = [Double](repeating: 0, count: capacity)
+            storedIndices = [Int](repeating: 0, count: capacity)
+        }
     }
-
-    var count: Int { values.count }
 
     @inline(__always)
     private static func isBetter(_ value: Double, _ index: Int, than otherValue: Double, _ otherIndex: Int) -> Bool {
@@ -61,13 +68,48 @@ struct TopKSelector {
 
     mutating func offer(_ value: Double, index: Int) {
         guard capacity > 0 else { return }
-        if values.count == capacity {
-            guard Self.isBetter(value, index, than: values[capacity - 1], indices[capacity - 1]) else { return }
-            values.removeLast(); indices.removeLast()
+        if count == capacity {
+            guard Self.isBetter(value, index, than: storedValues[count - 1], storedIndices[count - 1]) else { return }
+            count -= 1
         }
-        var position = values.count
-        while position > 0 && Self.isBetter(value, index, than: values[position - 1], indices[position - 1]) { position -= 1 }
-        values.insert(value, at: position)
-        indices.insert(index, at: position)
+        var position = count
+        storedValues.withUnsafeMutableBufferPointer { values in
+            storedIndices.withUnsafeMutableBufferPointer { indices in
+                while position > 0 && Self.isBetter(value, index, than: values[position - 1], indices[position - 1]) {
+                    values[position] = values[position - 1]
+                    indices[position] = indices[position - 1]
+                    position -= 1
+                }
+                values[position] = value
+                indices[position] = index
+            }
+        }
+        count += 1
+    }
+
+    /// `offer(-(dx · dx + dy · dy), index: p)` for every p in `range`, with dx and dy the Double
+    /// offsets of prior p's centre from (x, y): ATSS's nearest priors. Once the selector is full,
+    /// four priors' values are computed at a time (lane by lane the same Double arithmetic) and a
+    /// four none of which beats the worst kept value is passed over — nearly every four, since a
+    /// level's ~2,000 priors compete for 9 places. The result is `offer`'s: a value below the worst
+    /// kept one is refused by `offer` whatever its index, and the worst only improves as priors come.
+    mutating func offerNearest(centerX: UnsafePointer<Float>, centerY: UnsafePointer<Float>, range: Range<Int>, x: Double, y: Double) {
+        typealias V = SIMD4<Double>
+        let (vx, vy) = (V(repeating: x), V(repeating: y))
+        var p = range.lowerBound
+        while p < range.upperBound {
+            if count == capacity, p + 4 <= range.upperBound {
+                let dx = V(Double(centerX[p]), Double(centerX[p + 1]), Double(centerX[p + 2]), Double(centerX[p + 3])) - vx
+                let dy = V(Double(centerY[p]), Double(centerY[p + 1]), Double(centerY[p + 2]), Double(centerY[p + 3])) - vy
+                let candidates = -(dx * dx + dy * dy)
+                if capacity == 0 || !any(candidates .>= V(repeating: storedValues[capacity - 1])) { p += 4; continue }
+                for lane in 0..<4 { offer(candidates[lane], index: p + lane) }
+                p += 4
+                continue
+            }
+            let dx = Double(centerX[p]) - x, dy = Double(centerY[p]) - y
+            offer(-(dx * dx + dy * dy), index: p)
+            p += 1
+        }
     }
 }
