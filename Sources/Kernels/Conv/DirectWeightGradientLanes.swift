@@ -270,7 +270,7 @@ extension DirectWeightGradient {
                 for step in 0..<steps {
                     for quarter in 0..<(lanes / 4) {
                         Permute.transpose4(source + step * lanes + 4 * quarter, rowStride: rowStride,
-                                   to: target + step * record + 4 * quarter * laneStride, rowStrideOut: laneStride)
+                                           to: target + step * record + 4 * quarter * laneStride, rowStrideOut: laneStride)
                     }
                 }
             }

@@ -61,9 +61,10 @@ public enum Permute {
     /// goes 8 rows × 256 columns a tile (8 input rows read as 8 streams; the 256 output rows'
     /// pieces stay in L1 until the next 8 rows fill the rest of their cache lines), a tall one 32
     /// × 32. Tiles of all the matrices are split across workers; each output float is written
-    /// once, so any worker count gives the same result. (Zen 3, one thread, the head flatten's
-    /// [8, 77, 2,688] → [8, 2,688, 77]: ~1.5 ms, against ~3 ms in 32 × 32 tiles of 4 × 4 blocks
-    /// and ~0.7–1 ms for a plain copy of the same bytes.)
+    /// once, so any worker count gives the same result. (A C probe on a Zen 3 host, one thread,
+    /// the head flatten's [8, 77, 2,688] → [8, 2,688, 77]: ~1.5 ms, against ~3 ms in 32 × 32 tiles
+    /// of 4 × 4 blocks and ~0.7–1 ms for a plain copy of the same bytes; the tall direction, its
+    /// gradient, timed alike in every tile shape tried, within that host's noise.)
     public static func transpose(_ matrices: [Matrix]) {
         func tile(_ m: Matrix) -> (rows: Int, columns: Int) { m.columns >= m.rows ? (8, 256) : (32, 32) }
         func tiles(_ m: Matrix) -> (rows: Int, columns: Int) {
