@@ -163,7 +163,7 @@ enum DirectWeightGradient {
             let target = gradWeight + range.lowerBound
             target.update(from: partials.pointer + range.lowerBound, count: range.count)
             for segment in 1..<segments {
-                GEMMConv.addInPlace(target, partials.pointer + segment * weights + range.lowerBound, count: range.count)
+                Vector.accumulate(partials.pointer + segment * weights + range.lowerBound, into: target, count: range.count)
             }
         }
     }

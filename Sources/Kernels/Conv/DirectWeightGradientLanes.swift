@@ -318,7 +318,7 @@ extension DirectWeightGradient {
         var half = lanes / 2
         while half > 0 {
             for lane in 0..<half {
-                GEMMConv.addInPlace(tiles + lane * floats, tiles + (lane + half) * floats, count: floats)
+                Vector.accumulate(tiles + (lane + half) * floats, into: tiles + lane * floats, count: floats)
             }
             half /= 2
         }

@@ -135,19 +135,7 @@ enum GEMMConv {
         }
         for worker in 1..<max(workers, 1) {
             let partial = partials.pointer + (worker - 1) * g.weightCount
-            addInPlace(gradWeight, partial, count: g.weightCount)
-        }
-    }
-
-    static func addInPlace(_ target: UnsafeMutablePointer<Float>, _ source: UnsafePointer<Float>, count: Int) {
-        var i = 0
-        while i + 8 <= count {
-            store8(load8(target + i) + load8(source + i), target + i)
-            i += 8
-        }
-        while i < count {
-            target[i] += source[i]
-            i += 1
+            Vector.accumulate(partial, into: gradWeight, count: g.weightCount)
         }
     }
 }
