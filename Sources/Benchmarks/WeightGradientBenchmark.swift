@@ -66,3 +66,60 @@ public enum WeightGradientBenchmark {
         }
     }
 }
+
+/// One 3×3, stride-1, pad-1 layer's weight gradient under `dense_kernels: winograd` (direct sums
+/// over panels unfolded per task) and `winograd-weights` (in Winograd's domain).
+public struct Winograd3x3WeightGradientRow: CustomStringConvertible {
+    public let channels: Int, height: Int, width: Int, batch: Int
+    public let directMilliseconds: Double
+    public let winogradMilliseconds: Double
+    /// Largest |winograd − direct| over the largest |direct|.
+    public let relativeDifference: Double
+
+    /// The direct convolution's multiply-adds ×2 (Winograd's effective rate counts these too).
+    public var flops: Double { 2.0 * Double(batch * channels * channels * 9 * height * width) }
+
+    public static let header = "layer (batch, C→C at H×W)    direct ms  winograd ms  direct GF/s  effective GF/s  direct/winograd  max rel. diff"
+
+    public var description: String {
+        "\(batch), \(channels)→\(channels) at \(height)×\(width)".padding(toLength: 28, withPad: " ", startingAt: 0)
+            + String(format: "%10.2f %12.2f %12.1f %15.1f %15.2f× %14.1e", directMilliseconds, winogradMilliseconds,
+                     flops / directMilliseconds / 1e6, flops / winogradMilliseconds / 1e6, directMilliseconds / winogradMilliseconds,
+                     relativeDifference)
+    }
+}
+
+public enum Winograd3x3WeightGradientBenchmark {
+    /// The default detector's FPN output layers (64 channels at strides 8, 16, 32 of its 512 × 256 input).
+    public static let detectorLayers = [(channels: 64, height: 64, width: 32), (64, 32, 16), (64, 16, 8)]
+
+    public static func run(batch: Int = 8, repetitions: Int,
+                           layers: [(channels: Int, height: Int, width: Int)] = detectorLayers) throws -> [Winograd3x3WeightGradientRow] {
+        try layers.map { layer in
+            let g = try Conv2dGeometry(batch: batch, inChannels: layer.channels, inHeight: layer.height, inWidth: layer.width,
+                                       outChannels: layer.channels, kernel: 3, stride: 1, padding: 1)
+            var rng = SeededRandom(seed: 1)
+            let input = Initialization.uniform(shape: [g.inputCount], bound: 1, rng: &rng)
+            let gradOutput = Initialization.uniform(shape: [g.outputCount], bound: 1, rng: &rng)
+            var direct = [Float](repeating: 0, count: g.weightCount), winograd = direct
+            func backwardWeight(_ kernels: Conv2dKernel.DenseKernels, into target: inout [Float]) {
+                target.withUnsafeMutableBufferPointer { gw in
+                    Conv2dKernel.withDenseKernels(kernels) {
+                        Conv2dKernel.backwardWeight(g, input: input.pointer, gradOutput: gradOutput.pointer, gradWeight: gw.baseAddress!, gradBias: nil)
+                    }
+                }
+            }
+            backwardWeight(.winograd, into: &direct)
+            backwardWeight(.winogradWeights, into: &winograd)
+            let scale = direct.map { abs($0) }.max() ?? 0
+            let difference = zip(direct, winograd).map { abs($0 - $1) }.max() ?? 0
+            let times = try InterleavedTiming.medianMilliseconds([
+                InterleavedTiming.Contender { backwardWeight(.winograd, into: &direct) },
+                InterleavedTiming.Contender { backwardWeight(.winogradWeights, into: &winograd) },
+            ], repetitions: repetitions)
+            return Winograd3x3WeightGradientRow(channels: layer.channels, height: layer.height, width: layer.width, batch: batch,
+                                                directMilliseconds: times[0], winogradMilliseconds: times[1],
+                                                relativeDifference: scale > 0 ? Double(difference / scale) : 0)
+        }
+    }
+}

@@ -42,7 +42,7 @@ struct BenchTrainCommand: ParsableCommand {
     var profile = false
     @Flag(help: "Also time, every round, the real step on batches the loader made before the clock started (the loader idle): the ratio to the step fed as it trains is what the loader's CPU costs the step. The PyTorch real-step peer feeds synthetic tensors.")
     var loaderShare = false
-    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image), packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients) or winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image), packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients) winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)) or winograd-weights (winograd, with those layers' weight gradients in Winograd's domain too). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
     var denseKernels: String?
     @Option(help: "Also time, every round, the experiment's real step with these overrides (repeatable, as --set; e.g. --versus workers=0), the two steps in alternating order, and print its speed against the experiment's (median and range of the per-round ratios). Builds a second model and loader: peak memory counts both.")
     var versus: [String] = []

@@ -24,7 +24,7 @@ struct BenchEngineCommand: ParsableCommand {
     @Flag(help: "Skip the GEMM table.") var skipGEMM = false
     @Flag(help: "A short run for a sanity check: 3 timed steps, 3 GEMM repetitions, 1 profiled step (numbers are noisier).")
     var quick = false
-    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image), packed (PackedConv2d; row dot products for the weight gradients) or winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)).")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image), packed (PackedConv2d; row dot products for the weight gradients) winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)) or winograd-weights (winograd, with those layers' weight gradients in Winograd's domain too).")
     var denseKernels = "openblas"
 
     func validate() throws {
@@ -66,6 +66,14 @@ struct BenchEngineCommand: ParsableCommand {
             print(String(format: "all shapes: sgemm %.1f ms, direct %.1f ms (dot products), %.1f ms (lane-major) → sgemm/direct %.2f×, "
                          + "direct/lanes %.2f×", sgemmTotal, directTotal, lanesTotal, sgemmTotal / directTotal, directTotal / lanesTotal)
                   + "; the routes' bits \(gradients.allSatisfy(\.routesAgree) ? "are the same" : "DIFFER")")
+            print("\nweight gradients of the default detector's 3×3 stride-1 layers (the FPN's outputs) at batch \(batch): direct sums "
+                  + "(dense_kernels: winograd) vs Winograd's domain (dense_kernels: winograd-weights), \(threads) threads, "
+                  + "\(VectorISA.current.rawValue) (median of \(gemmRepetitions))")
+            print(Winograd3x3WeightGradientRow.header)
+            let winogradRows = try Winograd3x3WeightGradientBenchmark.run(batch: batch, repetitions: gemmRepetitions)
+            winogradRows.forEach { print($0) }
+            let directSum = winogradRows.reduce(0) { $0 + $1.directMilliseconds }, winogradSum = winogradRows.reduce(0) { $0 + $1.winogradMilliseconds }
+            print(String(format: "all three: direct %.1f ms, winograd %.1f ms → %.2f×", directSum, winogradSum, directSum / winogradSum))
         }
         let bench = try EngineBenchmark(batch: batch)
         print("\nper layer type, one training step at batch \(batch) (mean of \(profiledSteps) profiled step\(profiledSteps == 1 ? "" : "s"))")

@@ -66,6 +66,20 @@ final class EngineBenchmarkTests: XCTestCase {
         }
     }
 
+    /// `bench engine`'s 3×3 table: both weight gradients timed per layer, their largest relative
+    /// difference small (the transforms round otherwise, nothing more), the row naming its layer.
+    func testWinogradWeightGradientRowsTimeBothKernels() throws {
+        let layers = [(channels: 8, height: 8, width: 6), (channels: 16, height: 5, width: 7)]
+        let rows = try Winograd3x3WeightGradientBenchmark.run(batch: 2, repetitions: 1, layers: layers)
+        XCTAssertEqual(rows.map { [$0.channels, $0.height, $0.width] }, layers.map { [$0.channels, $0.height, $0.width] })
+        for row in rows {
+            XCTAssertGreaterThan(row.directMilliseconds, 0, row.description)
+            XCTAssertGreaterThan(row.winogradMilliseconds, 0, row.description)
+            XCTAssertLessThan(row.relativeDifference, 1e-5, row.description)
+            XCTAssertTrue(row.description.hasPrefix("2, \(row.channels)→\(row.channels) at \(row.height)×\(row.width)"), row.description)
+        }
+    }
+
     func testBatchTooSmallForTrainModeBatchNormThrows() {
         XCTAssertThrowsError(try EngineBenchmark(batch: 1)) { XCTAssertTrue("\($0)".contains("batch is 1"), "\($0)") }
     }

@@ -35,10 +35,11 @@ final class ConvKernelTests: XCTestCase {
     }
 
     /// Every dense path (im2col + sgemm, the packed kernel, Winograd for 3×3 stride-1 pad-1
-    /// layers: `bench train --dense-kernels`), 1 and 2 threads.
+    /// layers, their weight gradients in Winograd's domain too: `bench train --dense-kernels`),
+    /// 1 and 2 threads.
     func check(_ g: Conv2dGeometry, seed: UInt64 = 1, tolerance: Double = 1e-5, file: StaticString = #filePath, line: UInt = #line) {
-        // `winograd` runs a pointwise layer as `packed` does.
-        for threads in [1, 2] { for kernels in Conv2dKernel.DenseKernels.allCases where kernels != .winograd || !g.isPointwise {
+        // `winograd` and `winograd-weights` run a pointwise layer as `packed` does.
+        for threads in [1, 2] { for kernels in Conv2dKernel.DenseKernels.allCases where [.openblas, .packed].contains(kernels) || !g.isPointwise {
             withThreads(threads) { Conv2dKernel.withDenseKernels(kernels) {
                 let (r, input, weight, bias, gradOutput) = run(g, seed: seed)
                 let name = "\(g) threads \(threads) \(kernels) kernels"
@@ -183,7 +184,7 @@ final class ConvKernelTests: XCTestCase {
     /// The packed kernels are deterministic across machines, not only runs: the forward, the
     /// input gradient and the pointwise weight gradient give the same bits for 1–3 threads and on
     /// every instruction set this CPU runs (each value is one sum in one order), so with
-    /// `dense_kernels: packed` (and `winograd`, whose transforms are the same lane-wise
+    /// `dense_kernels: packed` (and `winograd` and `winograd-weights`, whose transforms are the same lane-wise
     /// arithmetic on either) these products do not depend on whether the host has AVX-512 (the
     /// other weight gradients' sgemm follows OpenBLAS's core type and the thread count).
     func testPackedKernelsGiveTheSameBitsOnEveryThreadCountAndInstructionSet() throws {
@@ -192,7 +193,7 @@ final class ConvKernelTests: XCTestCase {
         for g in [try Conv2dGeometry(batch: 2, inChannels: 13, inHeight: 5, inWidth: 21, outChannels: 11, kernel: 3, padding: 1),
                   try Conv2dGeometry(batch: 3, inChannels: 20, inHeight: 4, inWidth: 9, outChannels: 14, kernel: 1),
                   try Conv2dGeometry(batch: 9, inChannels: 13, inHeight: 35, inWidth: 33, outChannels: 70, kernel: 1)] {
-            for kernels in [Conv2dKernel.DenseKernels.packed, .winograd] {
+            for kernels in [Conv2dKernel.DenseKernels.packed, .winograd, .winogradWeights] {
                 var first: Results?
                 for isa in VectorISA.supported { for threads in [1, 2, 3] {
                     VectorISA.use(isa)
@@ -203,7 +204,7 @@ final class ConvKernelTests: XCTestCase {
                     if let first {
                         XCTAssertEqual(results.output, first.output, "forward \(name)")
                         XCTAssertEqual(results.gradInput, first.gradInput, "input gradient \(name)")
-                        if g.isPointwise || kernels == .winograd { XCTAssertEqual(results.gradWeight, first.gradWeight, "weight gradient \(name)") }
+                        if g.isPointwise || kernels != .packed { XCTAssertEqual(results.gradWeight, first.gradWeight, "weight gradient \(name)") }
                     } else {
                         first = results
                     }

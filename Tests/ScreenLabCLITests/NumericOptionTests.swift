@@ -45,7 +45,7 @@ final class DenseKernelsOptionTests: XCTestCase {
         for command in ["train", "engine"] {
             let result = try ScreenlabProcess.run(["bench", command, "--dense-kernels", "fast"])
             XCTAssertEqual(result.status, 64, "bench \(command): \(result.output)")
-            XCTAssertTrue(result.output.contains("--dense-kernels fast: use openblas, packed or winograd"), "bench \(command): \(result.output)")
+            XCTAssertTrue(result.output.contains("--dense-kernels fast: use openblas, packed, winograd or winograd-weights"), "bench \(command): \(result.output)")
         }
     }
 }

@@ -93,6 +93,9 @@ final class ExperimentConfigTests: XCTestCase {
                           && "\(error)".contains("winograd"), "\(error)")
         }
         XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: packed\n", file: "e.yaml").denseKernels, .packed)
+        let weights = try ExperimentConfig.parse(yaml: minimal, file: "e.yaml", overrides: ["dense_kernels=winograd-weights"])
+        XCTAssertEqual(weights.denseKernels, .winogradWeights)
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: weights.resolvedYAML(), file: "e.yaml").denseKernels, .winogradWeights)
         XCTAssertEqual(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: openblas\n", file: "e.yaml").denseKernels, .openblas)
         XCTAssertThrowsError(try ExperimentConfig.parse(yaml: minimal + "\ndense_forward: packed\ndense_kernels: packed\n", file: "e.yaml")) { error in
             XCTAssertTrue("\(error)".contains("dense_forward") && "\(error)".contains("keep only dense_kernels"), "\(error)")

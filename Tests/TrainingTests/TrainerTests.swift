@@ -74,9 +74,9 @@ final class TrainerTests: XCTestCase {
         XCTAssertTrue(lines.all.contains { $0.contains("no loss on") && $0.contains("Slider") }, lines.all.joined(separator: "\n"))
     }
 
-    /// `dense_kernels: packed` and `winograd` reach the convolutions: the same seed trains to other
-    /// weights than on sgemm (the sums round in another order), close to them, and the same again
-    /// when repeated (deterministic) and on either vector instruction set.
+    /// `dense_kernels: packed`, `winograd` and `winograd-weights` reach the convolutions: the same
+    /// seed trains to other weights than on sgemm (the sums round in another order), close to them,
+    /// and the same again when repeated (deterministic) and on either vector instruction set.
     func testDenseKernelsPackedAndWinogradTrainTheSameRunAnotherRounding() throws {
         let experiment = try TinyExperiment.write(name: "dense-kernels")
         var options = TinyExperiment.options()
@@ -87,8 +87,10 @@ final class TrainerTests: XCTestCase {
             return Dictionary(uniqueKeysWithValues: trainer.setup.model.stateTensors().map { ($0.name, $0.tensor.values) })
         }
         let sgemm = try weights("openblas"), packed = try weights("packed"), winograd = try weights("winograd")
+        let winogradWeights = try weights("winograd-weights")
         XCTAssertEqual(try weights("packed"), packed, "the packed kernels are deterministic")
         XCTAssertEqual(try weights("winograd"), winograd, "the Winograd and direct weight-gradient kernels are deterministic")
+        XCTAssertEqual(try weights("winograd-weights"), winogradWeights, "the Winograd-domain weight gradients are deterministic")
         // Every kernel with an AVX-512 twin gives its AVX2 bits, so a packed run does not depend on
         // which of them the CPU runs (OpenBLAS, for the stem's and 3×3 weight gradients, is one core type here).
         let measured = VectorISA.current
@@ -97,11 +99,13 @@ final class TrainerTests: XCTestCase {
             VectorISA.use(isa)
             XCTAssertEqual(try weights("packed"), packed, "the same run on \(isa.rawValue) as on \(measured.rawValue)")
             XCTAssertEqual(try weights("winograd"), winograd, "the same Winograd run on \(isa.rawValue) as on \(measured.rawValue)")
+            XCTAssertEqual(try weights("winograd-weights"), winogradWeights, "the same winograd-weights run on \(isa.rawValue)")
         }
         XCTAssertNotEqual(packed, sgemm, "dense_kernels reached the kernels")
         XCTAssertNotEqual(winograd, packed, "dense_kernels: winograd reached the kernels")
+        XCTAssertNotEqual(winogradWeights, winograd, "dense_kernels: winograd-weights reached the 3×3 weight gradients")
         let stemName = try XCTUnwrap(packed.keys.sorted().first { $0.contains("stem") && $0.hasSuffix("weight") }, "\(packed.keys.sorted())")
-        for run in [packed, winograd] {
+        for run in [packed, winograd, winogradWeights] {
             let stem = try XCTUnwrap(run[stemName]), stemSGEMM = try XCTUnwrap(sgemm[stemName])
             XCTAssertEqual(stem.count, stemSGEMM.count)
             for (a, b) in zip(stem, stemSGEMM) { XCTAssertEqual(a, b, accuracy: 1e-2, stemName) }

@@ -4,7 +4,8 @@
 /// Paths: 1×1/stride 1/pad 0/one group → one GEMM per image, no im2col (or, inside
 /// `withDenseKernels(.packed)`, forwards of one group at stride 1 or 2 and input gradients
 /// at stride 1 on `PackedConv2d`, and 1×1 weight gradients on `DirectWeightGradient`; with
-/// `.winograd` the stride-1 3×3 ones on `Winograd3x3`); depthwise (groups == in == out channels) → direct SIMD loops
+/// `.winograd` the stride-1 3×3 ones on `Winograd3x3`, and with `.winogradWeights` their weight
+/// gradients on `WinogradWeightGradient`); depthwise (groups == in == out channels) → direct SIMD loops
 /// (3×3 pad 1 stride 1/2) or a generic direct loop; everything else → im2col + GEMM per image
 /// and group.
 ///
@@ -29,6 +30,10 @@ public enum Conv2dKernel {
         /// weight gradient as row dot products (the stem's and the 3×3 layers' on panels unfolded
         /// per task, `DirectWeightGradient`). Together 1.04× the real step of `packed`.
         case winograd
+        /// `winograd`, with the 3×3, stride-1, pad-1 layers' weight gradients in Winograd's domain
+        /// too (`WinogradWeightGradient`: F(3×3, 2×2), 2.25× fewer multiply-adds than their direct
+        /// sums). Opt-in: its rounding differs from `winograd`'s in those layers.
+        case winogradWeights = "winograd-weights"
     }
 
     /// `output = conv(input, weight) + bias`; output is overwritten.

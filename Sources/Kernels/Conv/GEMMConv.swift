@@ -19,12 +19,13 @@ enum GEMMConv {
     /// `Conv2dKernel.withDenseKernels(_:)`.
     @TaskLocal static var denseKernels = Conv2dKernel.DenseKernels.openblas
     static var usesPackedKernels: Bool { denseKernels != .openblas }
+    static var usesWinograd: Bool { denseKernels == .winograd || denseKernels == .winogradWeights }
 
     static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         bias: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
     ) {
-        if denseKernels == .winograd && Winograd3x3.isSupported(g) {
+        if usesWinograd && Winograd3x3.isSupported(g) {
             Winograd3x3.forward(g, input: input, weight: weight, bias: bias, output: output)
             return
         }
@@ -66,7 +67,7 @@ enum GEMMConv {
         _ g: Conv2dGeometry, gradOutput: UnsafePointer<Float>, weight: UnsafePointer<Float>,
         gradInput: UnsafeMutablePointer<Float>
     ) {
-        if denseKernels == .winograd && Winograd3x3.isSupported(g) {
+        if usesWinograd && Winograd3x3.isSupported(g) {
             Winograd3x3.backwardInput(g, gradOutput: gradOutput, weight: weight, gradInput: gradInput)
             return
         }
@@ -99,7 +100,11 @@ enum GEMMConv {
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, gradOutput: UnsafePointer<Float>,
         gradWeight: UnsafeMutablePointer<Float>
     ) {
-        if usesPackedKernels && DirectWeightGradient.isSupported(g) && (g.isPointwise || denseKernels == .winograd) {
+        if denseKernels == .winogradWeights && WinogradWeightGradient.isSupported(g) {
+            WinogradWeightGradient.compute(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight)
+            return
+        }
+        if usesPackedKernels && DirectWeightGradient.isSupported(g) && (g.isPointwise || usesWinograd) {
             DirectWeightGradient.compute(g, input: input, gradOutput: gradOutput, gradWeight: gradWeight)
             return
         }

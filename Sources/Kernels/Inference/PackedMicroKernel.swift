@@ -49,42 +49,76 @@ enum PackedMicroKernel {
                                         lower: lower, upper: upper, output: output, ldc: ldc)
             return
         }
+        var block = Block(bias: bias)
+        block.accumulate(depth: depth, filters: filters, filterStride: Self.rows, columns: columns, columnStride: Self.columns)
+        block.store(to: output, rowStride: ldc, lower: lower, upper: upper)
+    }
+
+    /// The 6 × 16 block's twelve accumulators (two 8-lane vectors a row), and the multiply-adds of
+    /// one depth step, shared by `run` and the kernels that start or store a block otherwise
+    /// (`WinogradWeightGradient`).
+    struct Block {
         typealias V = SIMD8<Float>
-        var c00 = V(repeating: bias[0]), c01 = c00
-        var c10 = V(repeating: bias[1]), c11 = c10
-        var c20 = V(repeating: bias[2]), c21 = c20
-        var c30 = V(repeating: bias[3]), c31 = c30
-        var c40 = V(repeating: bias[4]), c41 = c40
-        var c50 = V(repeating: bias[5]), c51 = c50
-        var a = filters, b = columns
-        for _ in 0..<depth {
-            let b0 = load8(b), b1 = load8(b + 8)
-            var w = V(repeating: a[0])
-            c00 = c00.addingProduct(w, b0); c01 = c01.addingProduct(w, b1)
-            w = V(repeating: a[1])
-            c10 = c10.addingProduct(w, b0); c11 = c11.addingProduct(w, b1)
-            w = V(repeating: a[2])
-            c20 = c20.addingProduct(w, b0); c21 = c21.addingProduct(w, b1)
-            w = V(repeating: a[3])
-            c30 = c30.addingProduct(w, b0); c31 = c31.addingProduct(w, b1)
-            w = V(repeating: a[4])
-            c40 = c40.addingProduct(w, b0); c41 = c41.addingProduct(w, b1)
-            w = V(repeating: a[5])
-            c50 = c50.addingProduct(w, b0); c51 = c51.addingProduct(w, b1)
-            a += 6
-            b += 16
+        var c00: V, c01: V, c10: V, c11: V, c20: V, c21: V, c30: V, c31: V, c40: V, c41: V, c50: V, c51: V
+
+        @inline(__always)
+        init(bias: UnsafePointer<Float>) {
+            c00 = V(repeating: bias[0]); c01 = c00
+            c10 = V(repeating: bias[1]); c11 = c10
+            c20 = V(repeating: bias[2]); c21 = c20
+            c30 = V(repeating: bias[3]); c31 = c30
+            c40 = V(repeating: bias[4]); c41 = c40
+            c50 = V(repeating: bias[5]); c51 = c50
         }
-        let lo = V(repeating: lower), hi = V(repeating: upper)
-        store8(clamp8(c00, lo, hi), output); store8(clamp8(c01, lo, hi), output + 8)
-        var row = output + ldc
-        store8(clamp8(c10, lo, hi), row); store8(clamp8(c11, lo, hi), row + 8)
-        row += ldc
-        store8(clamp8(c20, lo, hi), row); store8(clamp8(c21, lo, hi), row + 8)
-        row += ldc
-        store8(clamp8(c30, lo, hi), row); store8(clamp8(c31, lo, hi), row + 8)
-        row += ldc
-        store8(clamp8(c40, lo, hi), row); store8(clamp8(c41, lo, hi), row + 8)
-        row += ldc
-        store8(clamp8(c50, lo, hi), row); store8(clamp8(c51, lo, hi), row + 8)
+
+        /// The block's current values, rows `rowStride` apart.
+        @inline(__always)
+        init(loading block: UnsafePointer<Float>, rowStride: Int) {
+            var row = block
+            c00 = load8(row); c01 = load8(row + 8); row += rowStride
+            c10 = load8(row); c11 = load8(row + 8); row += rowStride
+            c20 = load8(row); c21 = load8(row + 8); row += rowStride
+            c30 = load8(row); c31 = load8(row + 8); row += rowStride
+            c40 = load8(row); c41 = load8(row + 8); row += rowStride
+            c50 = load8(row); c51 = load8(row + 8)
+        }
+
+        /// Per step k: 16 values of `columns` (two vector loads) times each of 6 of `filters`
+        /// (broadcast), one fused multiply-add each; the next step's values are `filterStride` and
+        /// `columnStride` floats on.
+        @inline(__always)
+        mutating func accumulate(depth: Int, filters: UnsafePointer<Float>, filterStride: Int, columns: UnsafePointer<Float>, columnStride: Int) {
+            var a = filters, b = columns
+            for _ in 0..<depth {
+                let b0 = load8(b), b1 = load8(b + 8)
+                var w = V(repeating: a[0])
+                c00 = c00.addingProduct(w, b0); c01 = c01.addingProduct(w, b1)
+                w = V(repeating: a[1])
+                c10 = c10.addingProduct(w, b0); c11 = c11.addingProduct(w, b1)
+                w = V(repeating: a[2])
+                c20 = c20.addingProduct(w, b0); c21 = c21.addingProduct(w, b1)
+                w = V(repeating: a[3])
+                c30 = c30.addingProduct(w, b0); c31 = c31.addingProduct(w, b1)
+                w = V(repeating: a[4])
+                c40 = c40.addingProduct(w, b0); c41 = c41.addingProduct(w, b1)
+                w = V(repeating: a[5])
+                c50 = c50.addingProduct(w, b0); c51 = c51.addingProduct(w, b1)
+                a += filterStride
+                b += columnStride
+            }
+        }
+
+        /// Clamped to [lower, upper], rows `rowStride` apart.
+        @inline(__always)
+        func store(to output: UnsafeMutablePointer<Float>, rowStride: Int, lower: Float = -.infinity, upper: Float = .infinity) {
+            let lo = V(repeating: lower), hi = V(repeating: upper)
+            var row = output
+            store8(clamp8(c00, lo, hi), row); store8(clamp8(c01, lo, hi), row + 8); row += rowStride
+            store8(clamp8(c10, lo, hi), row); store8(clamp8(c11, lo, hi), row + 8); row += rowStride
+            store8(clamp8(c20, lo, hi), row); store8(clamp8(c21, lo, hi), row + 8); row += rowStride
+            store8(clamp8(c30, lo, hi), row); store8(clamp8(c31, lo, hi), row + 8); row += rowStride
+            store8(clamp8(c40, lo, hi), row); store8(clamp8(c41, lo, hi), row + 8); row += rowStride
+            store8(clamp8(c50, lo, hi), row); store8(clamp8(c51, lo, hi), row + 8)
+        }
     }
 }

@@ -169,10 +169,11 @@ public struct ExperimentConfig: Equatable {
     /// stride-1 input gradients on the inference path's packed kernel, the 3×3 stride-1 layers' by
     /// Winograd F(2×2, 3×3), every weight gradient as row dot products; `packed`, the default of
     /// 2026-11-29: the same without Winograd and with the stem's and 3×3 weight gradients on sgemm;
-    /// `openblas`: im2col + OpenBLAS sgemm throughout, what runs trained on before. Each rounds its
-    /// sums in its own order, so each is a different run of one seed; over four seeds of a 12-epoch
-    /// arm, test and val mAP differ within the seeds' spread (Reports/benchmarks.md). `winograd` and
-    /// `packed` give the same bits on either instruction set.
+    /// `openblas`: im2col + OpenBLAS sgemm throughout, what runs trained on before; `winograd-weights`
+    /// (opt-in): `winograd` with the 3×3 stride-1 layers' weight gradients in Winograd's domain too.
+    /// Each rounds its sums in its own order, so each is a different run of one seed; over four seeds
+    /// of a 12-epoch arm, `winograd` and `packed` differ in test and val mAP within the seeds' spread
+    /// (Reports/benchmarks.md). All but `openblas` give the same bits on either instruction set.
     public var denseKernels = DenseKernels.winograd
     public typealias DenseKernels = Conv2dKernel.DenseKernels
     public var ema = EMASection()
