@@ -81,12 +81,13 @@ enum WinogradWeightGradient {
         let segments = (chunks.count + segmentChunks - 1) / segmentChunks
         let depth = perChunk * tiles.columns
         // Per worker: the chunk's input rows channels-last with zero borders (patch rows 2ty − 1 …
-        // 2ty + 2, columns −1 … 2·tiles + 0), its gradient rows (2ty, 2ty + 1; columns 0 … 2·tiles − 1),
+        // 2ty + 2, columns −1 … 2·tiles), its gradient rows (2ty, 2ty + 1; columns 0 … 2·tiles − 1),
         // and its 16 points of both, [point][tile][channel].
         let inputRowFloats = (2 * tiles.columns + 2) * layout.inputVectors * 8
         let gradientRowFloats = 2 * tiles.columns * layout.outputVectors * 8
         let inputSlab = (2 * perChunk + 2) * inputRowFloats, gradientSlab = 2 * perChunk * gradientRowFloats
-        let vFloats = 16 * depth * layout.inputStride, yFloats = 16 * depth * layout.outputStride
+        let vPoint = depth * layout.inputStride, yPoint = depth * layout.outputStride
+        let vFloats = 16 * vPoint, yFloats = 16 * yPoint
         let perWorker = inputSlab + gradientSlab + vFloats + yFloats
         let workers = Parallel.workerCount(for: segments)
         let scratch = Workspace(count: workers * perWorker, zeroed: true)
@@ -102,12 +103,11 @@ enum WinogradWeightGradient {
                     let count = chunk.rows.count * tiles.columns
                     loadInputRows(g, tiles, layout, chunk, input: input, into: slab, rowFloats: inputRowFloats)
                     loadGradientRows(g, tiles, layout, chunk, gradOutput: gradOutput, into: gradientRows, rowFloats: gradientRowFloats)
-                    transformInput(tiles, layout, rows: chunk.rows.count, slab: slab, rowFloats: inputRowFloats, into: v, pointFloats: depth * layout.inputStride)
-                    transformGradient(tiles, layout, rows: chunk.rows.count, slab: gradientRows, rowFloats: gradientRowFloats, into: y,
-                                      pointFloats: depth * layout.outputStride)
+                    transformInput(tiles, layout, rows: chunk.rows.count, slab: slab, rowFloats: inputRowFloats, into: v, pointFloats: vPoint)
+                    transformGradient(tiles, layout, rows: chunk.rows.count, slab: gradientRows, rowFloats: gradientRowFloats,
+                                      into: y, pointFloats: yPoint)
                     for point in 0..<16 {
-                        multiply(layout, tiles: count, gradients: y + point * depth * layout.outputStride, inputs: v + point * depth * layout.inputStride,
-                                 into: sums + point * matrix)
+                        multiply(layout, tiles: count, gradients: y + point * yPoint, inputs: v + point * vPoint, into: sums + point * matrix)
                     }
                 }
             }
@@ -115,7 +115,8 @@ enum WinogradWeightGradient {
         let products = partials.pointer
         Parallel.forEachChunk(16 * matrix) { range, _ in
             for segment in 1..<segments {
-                Vector.accumulate(partials.pointer + segment * 16 * matrix + range.lowerBound, into: products + range.lowerBound, count: range.count)
+                Vector.accumulate(partials.pointer + segment * 16 * matrix + range.lowerBound, into: products + range.lowerBound,
+                                  count: range.count)
             }
         }
         transformFilterGradient(products, matrix: matrix, into: gradWeight)
