@@ -24,7 +24,7 @@ struct BenchEngineCommand: ParsableCommand {
     @Flag(help: "Skip the GEMM table.") var skipGEMM = false
     @Flag(help: "A short run for a sanity check: 3 timed steps, 3 GEMM repetitions, 1 profiled step (numbers are noisier).")
     var quick = false
-    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image), packed (PackedConv2d; row dot products for the weight gradients) winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)) or winograd-weights (winograd, with those layers' weight gradients in Winograd's domain too).")
+    @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of the engine's rows and step: openblas (im2col + sgemm per image), packed (PackedConv2d; row dot products for the weight gradients), winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)) or winograd-weights (winograd, with those layers' weight gradients in Winograd's domain too).")
     var denseKernels = "openblas"
 
     func validate() throws {
