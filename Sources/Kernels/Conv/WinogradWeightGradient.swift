@@ -101,8 +101,13 @@ enum WinogradWeightGradient {
                 sums.update(repeating: 0, count: 16 * matrix)
                 for chunk in chunks[(segment * segmentChunks)..<min(chunks.count, (segment + 1) * segmentChunks)] {
                     let count = chunk.rows.count * tiles.columns
-                    loadInputRows(g, tiles, layout, chunk, input: input, into: slab, rowFloats: inputRowFloats)
-                    loadGradientRows(g, tiles, layout, chunk, gradOutput: gradOutput, into: gradientRows, rowFloats: gradientRowFloats)
+                    // Patch rows 2ty − 1 … 2ty + 2 from column −1; gradient rows 2ty, 2ty + 1 from column 0.
+                    loadRows(input + chunk.image * g.inChannels * g.inHeight * g.inWidth, channels: g.inChannels, height: g.inHeight,
+                             width: g.inWidth, firstRow: 2 * chunk.rows.lowerBound - 1, rows: 2 * chunk.rows.count + 2, columnOffset: 1,
+                             stride: layout.inputVectors * 8, into: slab, rowFloats: inputRowFloats)
+                    loadRows(gradOutput + chunk.image * g.outChannels * g.outHeight * g.outWidth, channels: g.outChannels,
+                             height: g.outHeight, width: g.outWidth, firstRow: 2 * chunk.rows.lowerBound, rows: 2 * chunk.rows.count,
+                             columnOffset: 0, stride: layout.outputVectors * 8, into: gradientRows, rowFloats: gradientRowFloats)
                     transformInput(tiles, layout, rows: chunk.rows.count, slab: slab, rowFloats: inputRowFloats, into: v, pointFloats: vPoint)
                     transformGradient(tiles, layout, rows: chunk.rows.count, slab: gradientRows, rowFloats: gradientRowFloats,
                                       into: y, pointFloats: yPoint)
@@ -122,44 +127,24 @@ enum WinogradWeightGradient {
         transformFilterGradient(products, matrix: matrix, into: gradWeight)
     }
 
-    /// The chunk's input rows 2ty₀ − 1 … 2ty₁ (zeros outside the image) channels-last,
-    /// `[row][column + 1][channel]`, columns −1 and W … 2·tiles zero (written once: the scratch
-    /// starts zeroed and only columns 0 … W − 1 of rows inside the image are written after).
-    static func loadInputRows(
-        _ g: Conv2dGeometry, _ tiles: Tiles, _ layout: Layout, _ chunk: Chunk, input: UnsafePointer<Float>,
-        into slab: UnsafeMutablePointer<Float>, rowFloats: Int
+    /// Rows `firstRow …` (`rows` of them) of one image's `channels` planes (`height` × `width`)
+    /// channels-last, `[row][columnOffset + column][channel]` with `stride` floats a column; a row
+    /// outside the image is zeros. Other columns and the channel lanes past `channels` are never
+    /// written, so they stay the zeros the scratch starts with: the input's borders (column −1,
+    /// columns W … 2·tiles) and an odd width's last gradient column.
+    static func loadRows(
+        _ planes: UnsafePointer<Float>, channels: Int, height: Int, width: Int, firstRow: Int, rows: Int, columnOffset: Int,
+        stride: Int, into slab: UnsafeMutablePointer<Float>, rowFloats: Int
     ) {
-        let stride = layout.inputVectors * 8, plane = g.inHeight * g.inWidth
-        let image = input + chunk.image * g.inChannels * plane
-        for r in 0..<(2 * chunk.rows.count + 2) {
-            let y = 2 * chunk.rows.lowerBound - 1 + r, row = slab + r * rowFloats
-            guard (0..<g.inHeight).contains(y) else {
+        for r in 0..<rows {
+            let y = firstRow + r, row = slab + r * rowFloats
+            guard (0..<height).contains(y) else {
                 row.update(repeating: 0, count: rowFloats)
                 continue
             }
-            Permute.transposeTile(Permute.Matrix(input: image + y * g.inWidth, rows: g.inChannels, columns: g.inWidth, inputStride: plane,
-                                                 output: row + stride, outputStride: stride),
-                                  rows: 0..<g.inChannels, columns: 0..<g.inWidth)
-        }
-    }
-
-    /// The chunk's output-gradient rows 2ty₀ … 2ty₁ − 1 channels-last, `[row][column][channel]`;
-    /// a row past an odd height is zeros, as is column W of an odd width (never written).
-    static func loadGradientRows(
-        _ g: Conv2dGeometry, _ tiles: Tiles, _ layout: Layout, _ chunk: Chunk, gradOutput: UnsafePointer<Float>,
-        into slab: UnsafeMutablePointer<Float>, rowFloats: Int
-    ) {
-        let stride = layout.outputVectors * 8, plane = g.outHeight * g.outWidth
-        let image = gradOutput + chunk.image * g.outChannels * plane
-        for r in 0..<(2 * chunk.rows.count) {
-            let y = 2 * chunk.rows.lowerBound + r, row = slab + r * rowFloats
-            guard y < g.outHeight else {
-                row.update(repeating: 0, count: rowFloats)
-                continue
-            }
-            Permute.transposeTile(Permute.Matrix(input: image + y * g.outWidth, rows: g.outChannels, columns: g.outWidth, inputStride: plane,
-                                                 output: row, outputStride: stride),
-                                  rows: 0..<g.outChannels, columns: 0..<g.outWidth)
+            Permute.transposeTile(Permute.Matrix(input: planes + y * width, rows: channels, columns: width, inputStride: height * width,
+                                                 output: row + columnOffset * stride, outputStride: stride),
+                                  rows: 0..<channels, columns: 0..<width)
         }
     }
 
