@@ -159,13 +159,7 @@ enum DirectWeightGradient {
             }
         }
         guard segments > 1 else { return }
-        Parallel.forEachChunk(weights) { range, _ in
-            let target = gradWeight + range.lowerBound
-            target.update(from: partials.pointer + range.lowerBound, count: range.count)
-            for segment in 1..<segments {
-                Vector.accumulate(partials.pointer + segment * weights + range.lowerBound, into: target, count: range.count)
-            }
-        }
+        Vector.sumInOrder(partials.pointer, partCount: segments, count: weights, into: gradWeight)
     }
 
     /// A 1×1 layer's panel: the task's output channels against its input channels, read in place.

@@ -5,10 +5,10 @@
 /// Why: the depthwise kernels copy every input plane into a bordered buffer anyway, so the
 /// normalisation can be done per plane as that copy (the stride-2 forward, whose kernel splits
 /// rows instead, just before it), in cache. The normalised tensor is then never written nor read
-/// back (MobileNet's largest tensors feed its depthwise layers). The backward works one channel at a time and keeps that channel's gradients in per-worker buffers:
-/// the following batch norm's input gradient (read at once by the depthwise backward) and the
-/// depthwise input gradient (read at once by batch norm's sums and input gradient), instead of
-/// whole tensors in memory.
+/// back (MobileNet's largest tensors feed its depthwise layers). The backward works one channel
+/// at a time and keeps that channel's gradients in per-worker buffers: the following batch norm's
+/// input gradient (read at once by the depthwise backward) and the depthwise input gradient (read
+/// at once by batch norm's sums and input gradient), instead of whole tensors in memory.
 ///
 /// Bits: every value comes from the functions `BatchNormKernel.trainingForward`/`backward` and
 /// `DepthwiseConv.forward`/`backward` use, in the same order (channels in one task, images in

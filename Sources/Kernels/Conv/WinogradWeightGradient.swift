@@ -118,12 +118,7 @@ enum WinogradWeightGradient {
             }
         }
         let products = partials.pointer
-        Parallel.forEachChunk(16 * matrix) { range, _ in
-            for segment in 1..<segments {
-                Vector.accumulate(partials.pointer + segment * 16 * matrix + range.lowerBound, into: products + range.lowerBound,
-                                  count: range.count)
-            }
-        }
+        if segments > 1 { Vector.sumInOrder(products, partCount: segments, count: 16 * matrix, into: products) }
         transformFilterGradient(products, matrix: matrix, into: gradWeight)
     }
 

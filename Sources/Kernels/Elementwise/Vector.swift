@@ -26,6 +26,21 @@ public enum Vector {
         }
     }
 
+    /// y = parts[0] + parts[1] + … (`partCount` runs of `count` floats, back to back), added in
+    /// that order and split across workers by elements: the sum of a kernel's per-segment partials,
+    /// bit-identical whoever ran the segments. `y` may be the first part.
+    public static func sumInOrder(
+        _ parts: UnsafePointer<Float>, partCount: Int, count n: Int, into y: UnsafeMutablePointer<Float>
+    ) {
+        Parallel.forEachChunk(n) { range, _ in
+            let target = y + range.lowerBound
+            if UnsafePointer(y) != parts { target.update(from: parts + range.lowerBound, count: range.count) }
+            for part in 1..<max(1, partCount) {
+                accumulate(parts + part * n + range.lowerBound, into: target, count: range.count)
+            }
+        }
+    }
+
     /// y = a·x (y may alias x)
     public static func scale(_ x: UnsafePointer<Float>, by a: Float, into y: UnsafeMutablePointer<Float>, count n: Int) {
         var i = 0
