@@ -204,38 +204,39 @@ final class VectorAccumulateTests: XCTestCase {
         }
     }
 
-    /// Partials are added in their order — values chosen so another order rounds differently
-    /// (1e8 + 1 loses the 1) — into a separate target or in place over the first part, on any
-    /// thread count.
-    func testSumInOrderAddsPartsInTheirOrder() {
-        let count = 70_001, parts = 4
-        // 1e8, small, −1e8, small: in order the first small term is lost and the last kept.
+    /// Partials are added to the target in their order — values chosen so another order rounds
+    /// differently (1e8 + 1 loses the 1) — on any thread count.
+    func testAddInOrderAddsPartsInTheirOrder() {
+        let count = 70_001, parts = 3
+        // y = 1e8, then small, −1e8, small: in order the first small term is lost and the last kept.
+        let start = [Float](repeating: 1e8, count: count)
         let values = (0..<parts * count).map { index -> Float in
             let part = index / count, small = Float(1 + index % 3)
-            return part == 0 ? 1e8 : part == 2 ? -1e8 : small
+            return part == 1 ? -1e8 : small
         }
         let expected = (0..<count).map { i -> Float in
-            var total = values[i]
-            for part in 1..<parts { total += values[part * count + i] }
+            var total = start[i]
+            for part in 0..<parts { total += values[part * count + i] }
             return total
         }
-        let reversed = ((values[3 * count] + values[2 * count]) + values[count]) + values[0]
+        let reversed = ((values[2 * count] + values[count]) + values[0]) + start[0]
         XCTAssertNotEqual(expected[0], reversed, "the values must tell orders apart")
         for threads in [1, 2, 3] {
             withThreads(threads) {
-                var separate = [Float](repeating: .nan, count: count)
-                var inPlace = values
+                var y = start
                 values.withUnsafeBufferPointer { source in
-                    separate.withUnsafeMutableBufferPointer {
-                        Vector.sumInOrder(source.baseAddress!, partCount: parts, count: count, into: $0.baseAddress!)
+                    y.withUnsafeMutableBufferPointer {
+                        Vector.addInOrder(source.baseAddress!, partCount: parts, count: count, to: $0.baseAddress!)
                     }
                 }
-                inPlace.withUnsafeMutableBufferPointer {
-                    Vector.sumInOrder($0.baseAddress!, partCount: parts, count: count, into: $0.baseAddress!)
+                XCTAssertEqual(y, expected, "\(threads) threads")
+                var untouched = start
+                values.withUnsafeBufferPointer { source in
+                    untouched.withUnsafeMutableBufferPointer {
+                        Vector.addInOrder(source.baseAddress!, partCount: 0, count: count, to: $0.baseAddress!)
+                    }
                 }
-                XCTAssertEqual(separate, expected, "\(threads) threads, separate target")
-                XCTAssertEqual(Array(inPlace[0..<count]), expected, "\(threads) threads, in place")
-                XCTAssertEqual(Array(inPlace[count...]), Array(values[count...]), "the later parts are only read")
+                XCTAssertEqual(untouched, start, "no partials: the target is left as it is")
             }
         }
     }

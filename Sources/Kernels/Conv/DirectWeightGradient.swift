@@ -127,10 +127,10 @@ enum DirectWeightGradient {
         let laneMajor = lanePanels > 0
         let tasks = tasks(g, unfolds: unfolds, panelPositions: largestPanel, segments: segments, workers: Parallel.threadCount,
                           laneMajor: laneMajor)
-        // One segment writes the gradient in place; several keep one partial each, added below.
-        let partials = Workspace(count: segments > 1 ? segments * weights : 0, zeroed: true)
+        // Segment 0 writes the gradient in place; each later one keeps a partial, added below in order.
+        let partials = Workspace(count: (segments - 1) * weights, zeroed: true)
         defer { partials.free() }
-        if segments == 1 { gradWeight.update(repeating: 0, count: weights) }
+        gradWeight.update(repeating: 0, count: weights)
         // Lane-major panels unfold a pass of channels at a time and keep them packed instead (a
         // panel left to the dot products unfolds its task's channels at once).
         let unfoldedChannels = lanePanels == panels.count ? passChannels(taps: taps) : tasks.map(\.channels.count).max() ?? 0
@@ -146,7 +146,7 @@ enum DirectWeightGradient {
             let packed = laneMajor ? columns + columnFloats : nil
             for index in range {
                 let segment = index / tasks.count, task = tasks[index % tasks.count]
-                let output = segments == 1 ? gradWeight : partials.pointer + segment * weights
+                let output = segment == 0 ? gradWeight : partials.pointer + (segment - 1) * weights
                 for panel in panels[(segment * segmentPanels)..<min(panels.count, (segment + 1) * segmentPanels)] {
                     if unfolds {
                         accumulateUnfolded(g, panel: panel, task: task, wide: wide, packed: packed, input: input, gradOutput: gradOutput,
@@ -158,8 +158,7 @@ enum DirectWeightGradient {
                 }
             }
         }
-        guard segments > 1 else { return }
-        Vector.sumInOrder(partials.pointer, partCount: segments, count: weights, into: gradWeight)
+        Vector.addInOrder(partials.pointer, partCount: segments - 1, count: weights, to: gradWeight)
     }
 
     /// A 1×1 layer's panel: the task's output channels against its input channels, read in place.

@@ -138,9 +138,6 @@ enum GEMMConv {
                 }
             }
         }
-        for worker in 1..<max(workers, 1) {
-            let partial = partials.pointer + (worker - 1) * g.weightCount
-            Vector.accumulate(partial, into: gradWeight, count: g.weightCount)
-        }
+        Vector.addInOrder(partials.pointer, partCount: workers - 1, count: g.weightCount, to: gradWeight)
     }
 }

@@ -118,7 +118,7 @@ enum WinogradWeightGradient {
             }
         }
         let products = partials.pointer
-        if segments > 1 { Vector.sumInOrder(products, partCount: segments, count: 16 * matrix, into: products) }
+        Vector.addInOrder(products + 16 * matrix, partCount: segments - 1, count: 16 * matrix, to: products)
         transformFilterGradient(products, matrix: matrix, into: gradWeight)
     }
 

@@ -26,17 +26,16 @@ public enum Vector {
         }
     }
 
-    /// y = parts[0] + parts[1] + … (`partCount` runs of `count` floats, back to back), added in
-    /// that order and split across workers by elements: the sum of a kernel's per-segment partials,
-    /// bit-identical whoever ran the segments. `y` may be the first part.
-    public static func sumInOrder(
-        _ parts: UnsafePointer<Float>, partCount: Int, count n: Int, into y: UnsafeMutablePointer<Float>
+    /// y += parts[0] + parts[1] + … (`partCount` runs of `count` floats, back to back), added to y
+    /// in that order and split across workers by elements: a kernel's per-segment (or per-worker)
+    /// partials summed after the first wrote straight into y — bit-identical whoever ran them.
+    public static func addInOrder(
+        _ parts: UnsafePointer<Float>, partCount: Int, count n: Int, to y: UnsafeMutablePointer<Float>
     ) {
+        guard partCount > 0 else { return }
         Parallel.forEachChunk(n) { range, _ in
-            let target = y + range.lowerBound
-            if UnsafePointer(y) != parts { target.update(from: parts + range.lowerBound, count: range.count) }
-            for part in 1..<max(1, partCount) {
-                accumulate(parts + part * n + range.lowerBound, into: target, count: range.count)
+            for part in 0..<partCount {
+                accumulate(parts + part * n + range.lowerBound, into: y + range.lowerBound, count: range.count)
             }
         }
     }
