@@ -24,6 +24,25 @@ final class ExperimentConfigTests: XCTestCase {
         XCTAssertEqual(config.budgetSeconds, 90)
     }
 
+    /// `--set epochs=N` on an experiment with a budget trains N epochs (the short version of any
+    /// experiment): the file's budget is set aside, and kept when `--set budget=…` is given too.
+    func testEpochsFromSetSetTheFilesBudgetAside() throws {
+        let budgeted = minimal + "\nbudget: 60m\n"
+        let plain = try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml")
+        XCTAssertEqual(plain.budgetSeconds, 3600)
+        XCTAssertNil(plain.budgetSetAside)
+        let short = try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["epochs=1"])
+        XCTAssertEqual(short.epochs, 1)
+        XCTAssertNil(short.budgetSeconds)
+        XCTAssertEqual(short.budgetSetAside, 3600)
+        XCTAssertNil(try ExperimentConfig.parse(yaml: short.resolvedYAML(), file: "e.yaml").budgetSeconds, "the resolved file has no budget")
+        let both = try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["epochs=1", "budget=2m"])
+        XCTAssertEqual(both.budgetSeconds, 120)
+        XCTAssertNil(both.budgetSetAside)
+        // close_mosaic needs a fixed count: with the budget set aside it is allowed.
+        XCTAssertEqual(try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["epochs=3", "close_mosaic=1"]).closeMosaic, 1)
+    }
+
     /// The ATSS departures: off by default, set by keys or --set, kept through the resolved YAML
     /// a run stores (which --resume reads), reaching the loss settings, and range-checked.
     func testAssignerRulesParseRoundTripAndReachTheLoss() throws {

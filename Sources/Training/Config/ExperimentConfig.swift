@@ -160,6 +160,9 @@ public struct ExperimentConfig: Equatable {
     /// Wall-clock budget in seconds; after the first epoch the epoch count is fitted to it (and
     /// stored, so a resumed run keeps the same schedule).
     public var budgetSeconds: Double?
+    /// The file's budget when `--set epochs=…` (without `--set budget=…`) set it aside: the run
+    /// trains exactly that many epochs.
+    public var budgetSetAside: Double?
     public var batchSize = 8
     public var seed: UInt64 = 0
     public var threads = 2

@@ -66,6 +66,14 @@ extension ExperimentConfig {
         if let budget = try top.optionalString("budget") {
             guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration of up to a year; write e.g. 60m, 90s, 1.5h") }
             config.budgetSeconds = seconds
+            // `--set epochs=N` asks for N epochs — the short version of any experiment is `--set
+            // epochs=1` — so a budget from the file, which would refit the count after epoch 1,
+            // gives way; with `--set budget=…` too, the budget fits the epochs as usual.
+            let overridden = top.options.overriddenKeys
+            if overridden.contains("epochs") && !overridden.contains("budget") {
+                config.budgetSeconds = nil
+                config.budgetSetAside = seconds
+            }
         }
         if config.closeMosaic > 0 {
             // Counted from the end, so the epoch count must be known before the first epoch.

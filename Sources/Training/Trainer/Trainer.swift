@@ -126,8 +126,14 @@ public final class Trainer {
                                   communicator: communicator, showProgress: options.showProgress, log: options.log)
         if let communicator, communicator.isRoot { try communicator.quietBarrier() }
         state = RunState(totalEpochs: config.epochs, stepsPerEpoch: setup.loader.batchCount(epoch: 0))
+        if let budget = config.budgetSetAside, checkpoint == nil {
+            options.log("--set epochs=\(config.epochs): \(config.epochs) epoch\(config.epochs == 1 ? "" : "s"); the experiment's budget (\(ProgressLine.clock(budget))) "
+                        + "is set aside (add --set budget=… to fit the epochs to a budget instead)")
+        }
         if let checkpoint {
-            try checkpoint.validateForResume(batchCount: setup.loader.batchCount(epoch:), configuredEpochs: config.epochs, budgeted: config.budgetSeconds != nil,
+            // A run started with the budget in force (before `--set epochs` set it aside) keeps its fitted count.
+            let budgeted = config.budgetSeconds != nil || config.budgetSetAside != nil
+            try checkpoint.validateForResume(batchCount: setup.loader.batchCount(epoch:), configuredEpochs: config.epochs, budgeted: budgeted,
                                           file: run.lastCheckpoint.appendingPathComponent("state.json").path)
             try setup.restore(from: checkpoint)
             state = checkpoint.state
