@@ -130,6 +130,34 @@ final class PackedConvolutionTests: XCTestCase {
         }
     }
 
+    /// The stem's in-place gather (`ColumnPacker.readsStride2InPlace`: even input sides, output
+    /// rows of whole tiles) gives the bits of the gather from the padded copy — first tiles of rows,
+    /// the first output row, the last row and column of the input — and the definition's values.
+    func testStride2InPlaceGatherMatchesThePaddedCopyBitForBit() throws {
+        for (channels, height, width, batch) in [(3, 10, 32, 1), (5, 14, 96, 3), (3, 32, 64, 2)] {
+            let g = try Conv2dGeometry(batch: batch, inChannels: channels, inHeight: height, inWidth: width, outChannels: 16,
+                                       kernel: 3, stride: 2, padding: 1)
+            XCTAssertTrue(PackedConv2d.ColumnPacker.readsStride2InPlace(g), "\(g)")
+            XCTAssertFalse(PackedConv2d.ColumnPacker.needsPaddedCopy(g))
+            check(g, bounds: relu6)
+            var random = TestRandom(seed: 5)
+            let input = random.floats(g.inputCount, scale: 2), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(g.outChannels)
+            for workers in [1, 2] {
+                let inPlace = packed(g, input, weight, bias, .identity, workers: workers, positionsFirst: false)
+                let padded = PackedConv2d.ColumnPacker.$gathersStride2InPlace.withValue(false) {
+                    XCTAssertTrue(PackedConv2d.ColumnPacker.needsPaddedCopy(g))
+                    return packed(g, input, weight, bias, .identity, workers: workers, positionsFirst: false)
+                }
+                XCTAssertEqual(inPlace, padded, "\(g), \(workers) workers")
+            }
+        }
+        // Odd sides or rows that are not whole tiles keep the padded copy.
+        for (height, width) in [(10, 37), (9, 64), (10, 40)] {
+            let g = try Conv2dGeometry(batch: 1, inChannels: 3, inHeight: height, inWidth: width, outChannels: 16, kernel: 3, stride: 2, padding: 1)
+            XCTAssertTrue(PackedConv2d.ColumnPacker.needsPaddedCopy(g), "\(height)×\(width)")
+        }
+    }
+
     /// Shapes the detector does not have: no padding (the padded copy is then a plain copy,
     /// and the last stride-2 load's extra value lands in its slack), and kernels and padding
     /// unequal across the two sides.

@@ -59,7 +59,7 @@ public enum PackedConv2d {
     public static func scratchCount(_ g: Conv2dGeometry, workers: Int) -> Int {
         let depth = g.inChannels * g.kernelHeight * g.kernelWidth
         return Self.workers(g, requested: workers) * perWorkerScratch(depth: depth)
-            + (ColumnPacker.readsInPlace(g) ? 0 : PaddedInput.count(g))
+            + (ColumnPacker.needsPaddedCopy(g) ? PaddedInput.count(g) : 0)
     }
 
     static func perWorkerScratch(depth: Int) -> Int {
@@ -82,7 +82,7 @@ public enum PackedConv2d {
         let groups = groupCount(tiles: tiles, depth: depth, batch: g.batch, workers: workers)
         let scratchPerWorker = perWorkerScratch(depth: depth)
         var source = g, images = input
-        if !ColumnPacker.readsInPlace(g) {
+        if ColumnPacker.needsPaddedCopy(g) {
             let padded = scratch + workers * scratchPerWorker
             PaddedInput.write(g, input: input, into: padded, workers: workers)
             (source, images) = (PaddedInput.geometry(g), UnsafePointer(padded))
@@ -217,11 +217,32 @@ public enum PackedConv2d {
                 && g.strideHeight == 1 && g.strideWidth == 1
         }
 
+        /// 3×3 at stride 2, padded by 1, over an input of even height and width whose output rows
+        /// are whole tiles (the stem): the only padding such a layer reads is the row above and the
+        /// column left of the input, so the gather supplies those zeros itself and reads the input
+        /// in place (`packStride2InPlace`) — the padded copy was a pass over the whole batch,
+        /// written and read back (12.6 MB at batch 8).
+        static func readsStride2InPlace(_ g: Conv2dGeometry) -> Bool {
+            gathersStride2InPlace && g.kernelHeight == 3 && g.kernelWidth == 3 && g.strideHeight == 2 && g.strideWidth == 2
+                && g.padHeight == 1 && g.padWidth == 1 && g.inHeight % 2 == 0 && g.inWidth % 2 == 0
+                && g.outWidth % PackedConv2d.tileWidth == 0
+        }
+
+        /// Off: those layers take the padded copy too (tests compare the two bit for bit).
+        @TaskLocal static var gathersStride2InPlace = true
+
+        /// Whether `forward` gathers from a padded copy of the input (`PaddedInput`).
+        static func needsPaddedCopy(_ g: Conv2dGeometry) -> Bool { !readsInPlace(g) && !readsStride2InPlace(g) }
+
+        /// Set for `readsStride2InPlace` layers.
+        let isStride2InPlace: Bool
+
         init(_ g: Conv2dGeometry) {
             self.g = g
             inPlane = g.inHeight * g.inWidth
             isPlain = Self.readsInPlace(g)
-            precondition(isPlain || (g.padHeight == 0 && g.padWidth == 0), "ColumnPacker: pad the input first (PaddedInput)")
+            isStride2InPlace = Self.readsStride2InPlace(g)
+            precondition(isPlain || isStride2InPlace || (g.padHeight == 0 && g.padWidth == 0), "ColumnPacker: pad the input first (PaddedInput)")
         }
 
         /// Input channels a plain 1×1 gather reads per pass over a group's tiles.
@@ -238,6 +259,11 @@ public enum PackedConv2d {
         /// [depth][16] blocks; a plain 1×1 input `channelsPerPass` channels at a time across them.
         func pack(_ image: UnsafePointer<Float>, tiles: Range<Int>, positions: Int, into columns: UnsafeMutablePointer<Float>) {
             let width = PackedConv2d.tileWidth, block = g.inChannels * g.kernelHeight * g.kernelWidth * width
+            if isStride2InPlace {
+                // Output rows are whole tiles: every tile is 16 positions of one row.
+                for t in tiles { packStride2InPlace(image, start: t * width, into: columns + (t - tiles.lowerBound) * block) }
+                return
+            }
             guard isPlain else {
                 for t in tiles {
                     let start = t * width
@@ -322,6 +348,40 @@ public enum PackedConv2d {
                 store8(load16(row).evenHalf, target); store8(load16(row + 16).evenHalf, target + 8)
                 store8(load16(row + 1).evenHalf, target + 16); store8(load16(row + 17).evenHalf, target + 24)
                 store8(load16(row + 2).evenHalf, target + 32); store8(load16(row + 18).evenHalf, target + 40)
+            }
+        }
+
+        /// One tile of a `readsStride2InPlace` layer from the unpadded input: the tile's positions
+        /// `2x − 1 + kx` of each input row are the odd (kx 0, 2) or even (kx 1) lanes of 16-wide
+        /// loads at even offsets `2·x0 − 2 … 2·x0 + 31` — all inside the row — and the padding is
+        /// the first tile's column −1 (a zero shifted into lane 0) and the first output row's row −1
+        /// (a zero run). The same values, in the same places, as `packRow3Stride2` over the padded copy.
+        func packStride2InPlace(_ image: UnsafePointer<Float>, start: Int, into columns: UnsafeMutablePointer<Float>) {
+            let oy = start / g.outWidth, first = 2 * (start % g.outWidth)
+            let runWidth = 3 * PackedConv2d.tileWidth
+            var target = columns
+            for c in 0..<g.inChannels {
+                let plane = image + c * inPlane
+                for ky in 0..<3 {
+                    let y = 2 * oy - 1 + ky
+                    if y < 0 {
+                        target.update(repeating: 0, count: runWidth)
+                    } else {
+                        let row = plane + y * g.inWidth + first
+                        let low = load16(row), high = load16(row + 16)
+                        let leftLow: SIMD8<Float>
+                        if first > 0 {
+                            leftLow = load16(row - 2).oddHalf
+                        } else {
+                            let odd = low.oddHalf
+                            leftLow = SIMD8(0, odd[0], odd[1], odd[2], odd[3], odd[4], odd[5], odd[6])
+                        }
+                        store8(leftLow, target); store8(load16(row + 14).oddHalf, target + 8)
+                        store8(low.evenHalf, target + 16); store8(high.evenHalf, target + 24)
+                        store8(low.oddHalf, target + 32); store8(high.oddHalf, target + 40)
+                    }
+                    target += runWidth
+                }
             }
         }
 
