@@ -39,6 +39,10 @@ final class ExperimentConfigTests: XCTestCase {
         let both = try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["epochs=1", "budget=2m"])
         XCTAssertEqual(both.budgetSeconds, 120)
         XCTAssertNil(both.budgetSetAside)
+        XCTAssertNil(try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["budget=null"]).budgetSeconds, "null removes it")
+        XCTAssertThrowsError(try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["budget=none"])) { error in
+            XCTAssertTrue("\(error)".contains("(or null: no budget, the file's epochs)"), "\(error)")
+        }
         // close_mosaic needs a fixed count: with the budget set aside it is allowed.
         XCTAssertEqual(try ExperimentConfig.parse(yaml: budgeted, file: "e.yaml", overrides: ["epochs=3", "close_mosaic=1"]).closeMosaic, 1)
     }

@@ -64,7 +64,7 @@ extension ExperimentConfig {
         config.schedule = try readSchedule(top.mapping("schedule"))
         config.epochs = try top.int("epochs", default: config.epochs, range: 1...100_000)
         if let budget = try top.optionalString("budget") {
-            guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration of up to a year; write e.g. 60m, 90s, 1.5h") }
+            guard let seconds = parseDuration(budget) else { throw top.error("budget", "'\(budget)' is not a duration of up to a year; write e.g. 60m, 90s, 1.5h (or null: no budget, the file's epochs)") }
             config.budgetSeconds = seconds
             // `--set epochs=N` asks for N epochs — the short version of any experiment is `--set
             // epochs=1` — so a budget from the file, which would refit the count after epoch 1,
