@@ -13,12 +13,16 @@ public enum Vector {
         while i < n { y[i] += x[i]; i += 1 }
     }
 
+    /// Below this many floats an elementwise sum stays on the calling thread: waking a worker
+    /// costs more than it saves.
+    static let parallelCount = 1 << 16
+
     /// y += x, split across workers when large: the tape's gradient sums (a backbone feature
     /// read by both its FPN lateral and the next stage, the head's matrix read by two loss
     /// branches) are tens of MB a step, which one thread adds at the speed of memory. Elementwise,
     /// so any split gives the same values.
     public static func accumulateInParallel(_ x: UnsafePointer<Float>, into y: UnsafeMutablePointer<Float>, count n: Int) {
-        guard n >= 1 << 16 else { return accumulate(x, into: y, count: n) }
+        guard n >= parallelCount else { return accumulate(x, into: y, count: n) }
         let vectors = n / 8
         Parallel.forEachChunk(vectors) { range, _ in
             let start = range.lowerBound * 8, end = range.upperBound == vectors ? n : range.upperBound * 8
@@ -27,13 +31,13 @@ public enum Vector {
     }
 
     /// y += parts[0] + parts[1] + … (`partCount` runs of `count` floats, back to back), added to y
-    /// in that order and split across workers by elements: a kernel's per-segment (or per-worker)
+    /// in that order and split across workers by elements when large: a kernel's per-segment (or per-worker)
     /// partials summed after the first wrote straight into y — bit-identical whoever ran them.
     public static func addInOrder(
         _ parts: UnsafePointer<Float>, partCount: Int, count n: Int, to y: UnsafeMutablePointer<Float>
     ) {
         guard partCount > 0 else { return }
-        Parallel.forEachChunk(n) { range, _ in
+        Parallel.forEachChunk(n, workers: n >= parallelCount ? Parallel.workerCount(for: n) : 1) { range, _ in
             for part in 0..<partCount {
                 accumulate(parts + part * n + range.lowerBound, into: y + range.lowerBound, count: range.count)
             }

@@ -223,9 +223,9 @@ public enum PackedConv2d {
         /// in place (`packStride2InPlace`) — the padded copy was a pass over the whole batch,
         /// written and read back (12.6 MB at batch 8).
         static func readsStride2InPlace(_ g: Conv2dGeometry) -> Bool {
-            gathersStride2InPlace && g.kernelHeight == 3 && g.kernelWidth == 3 && g.strideHeight == 2 && g.strideWidth == 2
+            g.kernelHeight == 3 && g.kernelWidth == 3 && g.strideHeight == 2 && g.strideWidth == 2
                 && g.padHeight == 1 && g.padWidth == 1 && g.inHeight % 2 == 0 && g.inWidth % 2 == 0
-                && g.outWidth % PackedConv2d.tileWidth == 0
+                && g.outWidth % PackedConv2d.tileWidth == 0 && gathersStride2InPlace
         }
 
         /// Off: those layers take the padded copy too (tests compare the two bit for bit).
