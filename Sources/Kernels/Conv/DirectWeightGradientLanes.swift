@@ -172,10 +172,8 @@ extension DirectWeightGradient {
                                                   columns: blockPacked + lane * gradientLane, bias: zeros, lower: -.infinity,
                                                   upper: .infinity, output: tiles + lane * blockFloats, ldc: laneBlockRows)
                         }
-                        halveLanes(tiles, floats: blockFloats)
-                        for r in 0..<columns {
-                            for c in 0..<height { output[(first + c) * outputRowStride + column + r] += tiles[r * laneBlockRows + c] }
-                        }
+                        addHalvedLanes(tiles, laneFloats: blockFloats, columns: columns, rows: height,
+                                       to: output + first * outputRowStride + column, rowStride: outputRowStride)
                     }
                 }
             }
@@ -312,15 +310,27 @@ extension DirectWeightGradient {
         }
     }
 
-    /// 16 lane tiles (`floats` apart) → tile 0, element-wise by `reduce`'s tree: lane i + lane
-    /// i + 8, then + 4, + 2, + 1.
-    static func halveLanes(_ tiles: UnsafeMutablePointer<Float>, floats: Int) {
-        var half = lanes / 2
-        while half > 0 {
-            for lane in 0..<half {
-                Vector.accumulate(tiles + (lane + half) * floats, into: tiles + lane * floats, count: floats)
-            }
-            half /= 2
+    /// The 16 lane tiles (`laneFloats` apart, each [6 input rows][16 gradient rows]) halved to one
+    /// by `reduce`'s tree — lane i + lane i + 8, then + 4, + 2, + 1 — and added to `output` (gradient
+    /// row c, input row r at `c · rowStride + r`). Each 8 values are halved in registers, so the 15
+    /// intermediate tiles are never stored and read back (as 15 passes of `Vector.accumulate`
+    /// did); the sums are then added an output row (6 neighbouring weights) at a time, not 16 rows
+    /// apart. The same additions in the same order as before: the same bits.
+    @inline(__always)
+    static func addHalvedLanes(
+        _ tiles: UnsafeMutablePointer<Float>, laneFloats: Int, columns: Int, rows height: Int,
+        to output: UnsafeMutablePointer<Float>, rowStride: Int
+    ) {
+        for offset in stride(from: 0, to: laneFloats, by: 8) {
+            let lane = tiles + offset
+            @inline(__always) func pair(_ i: Int) -> SIMD8<Float> { load8(lane + i * laneFloats) + load8(lane + (i + 8) * laneFloats) }
+            let a0 = pair(0), a1 = pair(1), a2 = pair(2), a3 = pair(3), a4 = pair(4), a5 = pair(5), a6 = pair(6), a7 = pair(7)
+            let b0 = a0 + a4, b1 = a1 + a5, b2 = a2 + a6, b3 = a3 + a7
+            store8((b0 + b2) + (b1 + b3), lane)
+        }
+        for c in 0..<height {
+            let row = output + c * rowStride
+            for r in 0..<columns { row[r] += tiles[r * laneBlockRows + c] }
         }
     }
 }
