@@ -127,14 +127,15 @@ public struct EngineBenchmark {
     }
 }
 
-/// The per-layer-type table `bench engine` prints.
+/// The per-layer-type table `bench engine` prints (`heading`: its first column's title; "layer" for
+/// `bench train --profile --per-layer`).
 public enum LayerTimingTable {
-    public static func render(_ timings: [EngineBenchmark.LayerTiming]) -> String {
+    public static func render(_ timings: [EngineBenchmark.LayerTiming], heading: String = "layer type") -> String {
         func column(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
         // As wide as the longest label (a fused op reads "BN+ReLU6 → depthwise 3×3 s1 → BN+ReLU6"), at least 22.
         let labelWidth = max(22, (timings.map(\.label.count).max() ?? 0) + 1)
         let total = timings.reduce(0) { $0 + $1.forwardMilliseconds + $1.backwardMilliseconds }
-        var lines = ["layer type".padding(toLength: labelWidth, withPad: " ", startingAt: 0)
+        var lines = [heading.padding(toLength: labelWidth, withPad: " ", startingAt: 0)
             + column("ops", 5) + column("forward ms", 12) + column("backward ms", 13) + column("total ms", 10) + column("share", 8)]
         for t in timings {
             let sum = t.forwardMilliseconds + t.backwardMilliseconds

@@ -40,6 +40,8 @@ struct BenchTrainCommand: ParsableCommand {
     var peerBoxes = 35
     @Flag(help: "Only profile the real step: forward and backward time per layer type over --steps steps, and the time outside the tape (optimizer, clipping, EMA; waiting for data).")
     var profile = false
+    @Flag(help: "With --profile: a row per layer, labelled by its module path, instead of a row per layer type.")
+    var perLayer = false
     @Flag(help: "Also time, every round, the real step on batches the loader made before the clock started (the loader idle): the ratio to the step fed as it trains is what the loader's CPU costs the step. The PyTorch real-step peer feeds synthetic tensors.")
     var loaderShare = false
     @Option(help: "Dense convolutions (forward passes, stride-1 input gradients, 1×1 weight gradients) of both steps: openblas (im2col + sgemm per image), packed (PackedConv2d, the inference path's kernel, filters packed per call; row dot products for the weight gradients), winograd (packed, with the 3×3 stride-1 layers by Winograd F(2×2, 3×3)) or winograd-weights (winograd, with those layers' weight gradients in Winograd's domain too). Default: the experiment's dense_kernels for the real step, openblas for the bare one.")
@@ -56,6 +58,7 @@ struct BenchTrainCommand: ParsableCommand {
         guard !realPeer || torchPython != nil else { throw usageError("--real-peer needs --torch-python") }
         try OptionBounds.check("peer-boxes", peerBoxes, 0...1000)
         if let denseKernels { try checkDenseKernels(denseKernels) }
+        if perLayer && !profile { throw usageError("--per-layer splits --profile's table by layer: give --profile too") }
         if profile && !versus.isEmpty {
             throw usageError("--versus compares whole steps over rounds and --profile times one step's layers: use one or the other")
         }
@@ -94,11 +97,13 @@ struct BenchTrainCommand: ParsableCommand {
             _ = try real.run(steps: 2)
             _ = try other?.run(steps: 2)
             if profile {
+                if perLayer { real.labelLayersByPath() }
                 let recorded = OpProfile()
                 let timings = try real.run(steps: steps, profile: recorded)
                 let perStep = { (part: KeyPath<TrainingThroughput.Timing, Double>) in 1000 * timings.reduce(0) { $0 + $1[keyPath: part] } / Double(max(1, timings.count)) }
                 print("bench train --profile: \(file.lastPathComponent), batch \(batchSize), \(threads) threads, mean of \(timings.count) real steps")
-                print(LayerTimingTable.render(EngineBenchmark.LayerTiming.averaged(recorded, steps: timings.count)))
+                print(LayerTimingTable.render(EngineBenchmark.LayerTiming.averaged(recorded, steps: timings.count),
+                                              heading: perLayer ? "layer (module path; batch norms by type)" : "layer type"))
                 print(String(format: "whole step %.1f ms (%.1f img/s); outside the tape: optimizer, clipping and EMA %.1f ms, waiting for data %.1f ms",
                              perStep(\.seconds), Double(batchSize) / (perStep(\.seconds) / 1000), perStep(\.optimizerSeconds), perStep(\.waitingSeconds)))
                 return

@@ -4,6 +4,7 @@ import Data
 import Detection
 import Foundation
 import Kernels
+import NN
 import Support
 
 /// The real training step of an experiment as a run takes it — the loader's next batch (time
@@ -13,6 +14,8 @@ public final class TrainingThroughput {
     let setup: TrainingSetup
     private let stream: BatchStream
     private var step = 0
+    /// Whether `labelLayersByPath` ran (a second call leaves the labels as they are).
+    private var labelsHavePaths = false
     public let batchSize: Int
     /// The detector whose step is timed.
     public var detectorConfiguration: UIDetectorConfiguration { setup.model.configuration }
@@ -29,6 +32,28 @@ public final class TrainingThroughput {
     }
 
     deinit { stream.cancel() }
+
+    /// Prefixes every convolution's profile label with its module path ("backbone.stage3.0.pointwise
+    /// pointwise 1×1"), so that a profile (`bench train --profile --per-layer`) gives each layer its
+    /// own row instead of one row per layer type. A convolution inside a conv-BN-activation block or
+    /// a depthwise layer takes the block's path (its parameters' names). Batch norms keep their type
+    /// labels: fused into the depthwise layer after them, they read "BN+ReLU6 → backbone.stage3.0.depthwise
+    /// depthwise 3×3 s1 → BN+ReLU6", the layer named once. A module reached by two paths (a shared
+    /// head) keeps the first. Only the labels change: the step computes the same values.
+    public func labelLayersByPath() {
+        if labelsHavePaths { return }
+        labelsHavePaths = true
+        var labelled = Set<ObjectIdentifier>()
+        func label(_ module: Module, _ path: String) {
+            guard let type = module.profileLabel, labelled.insert(ObjectIdentifier(module)).inserted else { return }
+            module.profileLabel = "\(path) \(type)"
+        }
+        for (path, module) in setup.model.namedModules() where !path.isEmpty && !(module is BatchNorm2d) {
+            if let block = module as? ConvBatchNormActivation { label(block.conv, path) }
+            if let layer = module as? DepthwiseConv2d { label(layer.convolution, path) }
+            label(module, path)
+        }
+    }
 
     public struct Timing {
         public var seconds: Double
