@@ -127,8 +127,8 @@ public struct EngineBenchmark {
     }
 }
 
-/// The per-layer-type table `bench engine` prints (`heading`: its first column's title; "layer" for
-/// `bench train --profile --per-layer`).
+/// The per-layer-type table `bench engine` prints (`heading`: its first column's title, which
+/// `bench train --profile --per-layer` changes for its rows by module path).
 public enum LayerTimingTable {
     public static func render(_ timings: [EngineBenchmark.LayerTiming], heading: String = "layer type") -> String {
         func column(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(1, width - s.count)) + s }
