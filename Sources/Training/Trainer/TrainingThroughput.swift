@@ -33,8 +33,8 @@ public final class TrainingThroughput {
 
     deinit { stream.cancel() }
 
-    /// Prefixes every convolution's profile label with its module path ("backbone.stage3.0.pointwise
-    /// pointwise 1×1"), so that a profile (`bench train --profile --per-layer`) gives each layer its
+    /// Prefixes every convolution's profile label with its module path and follows it with its
+    /// channels ("backbone.stage3.0.pointwise pointwise 1×1 16→32"), so that a profile (`bench train --profile --per-layer`) gives each layer its
     /// own row instead of one row per layer type. A convolution inside a conv-BN-activation block or
     /// a depthwise layer takes the block's path (its parameters' names). Batch norms keep their type
     /// labels: fused into the depthwise layer after them, they read "BN+ReLU6 → backbone.stage3.0.depthwise
@@ -46,7 +46,9 @@ public final class TrainingThroughput {
         var labelled = Set<ObjectIdentifier>()
         func label(_ module: Module, _ path: String) {
             guard let type = module.profileLabel, labelled.insert(ObjectIdentifier(module)).inserted else { return }
-            module.profileLabel = "\(path) \(type)"
+            // A convolution's channels too: a row's size without a shape table beside it.
+            let channels = (module as? Conv2d).map { " \($0.weight.shape[1] * $0.groups)→\($0.weight.shape[0])" } ?? ""
+            module.profileLabel = "\(path) \(type)\(channels)"
         }
         for (path, module) in setup.model.namedModules() where !path.isEmpty && !(module is BatchNorm2d) {
             if let block = module as? ConvBatchNormActivation { label(block.conv, path) }
