@@ -34,12 +34,13 @@ public final class TrainingThroughput {
     deinit { stream.cancel() }
 
     /// Prefixes every convolution's profile label with its module path and follows it with its
-    /// channels ("backbone.stage3.0.pointwise pointwise 1×1 16→32"), so that a profile (`bench train --profile --per-layer`) gives each layer its
-    /// own row instead of one row per layer type. A convolution inside a conv-BN-activation block or
-    /// a depthwise layer takes the block's path (its parameters' names). Batch norms keep their type
-    /// labels: fused into the depthwise layer after them, they read "BN+ReLU6 → backbone.stage3.0.depthwise
-    /// depthwise 3×3 s1 → BN+ReLU6", the layer named once. A module reached by two paths (a shared
-    /// head) keeps the first. Only the labels change: the step computes the same values.
+    /// channels ("backbone.stage3.0.pointwise pointwise 1×1 16→32"), so that a profile (`bench train
+    /// --profile --per-layer`) gives each layer its own row instead of one row per layer type. A
+    /// convolution inside a conv-BN-activation block or a depthwise layer takes the block's path (its
+    /// parameters' names). Batch norms keep their type labels: fused into the depthwise layer after
+    /// them, they read "BN+ReLU6 → backbone.stage3.0.depthwise depthwise 3×3 s1 16→16 → BN+ReLU6", the
+    /// layer named once. A module reached by two paths (a shared head) keeps the first. Only the
+    /// labels change: the step computes the same values.
     public func labelLayersByPath() {
         if labelsHavePaths { return }
         labelsHavePaths = true
