@@ -29,7 +29,7 @@ final class ActivationPlan {
             let g = try graph.layers[layer].geometry(batch: batch, height: x.height, width: x.width)
             let need = switch filters[layer] {
             case .packed: PackedConv2d.scratchCount(g, workers: workers)
-            case .winograd: Winograd3x3.scratchCount(g, workers: workers)
+            case let .winograd(transformed): Winograd3x3.scratchCount(g, workers: workers, tile: transformed.outputTile)
             case nil: FusedConv2d.scratchCount(g, workers: workers)
             }
             scratchCount = max(scratchCount, need)

@@ -16,9 +16,13 @@ import Tensor
 public final class FusedDetector {
     /// How the dense (non-depthwise) convolutions run.
     public enum DenseKernel: String, CaseIterable, Sendable {
-        /// `Winograd3x3` for the 3×3 layers at stride 1 (the FPN outputs, the anchored head),
-        /// `PackedConv2d` for the other dense layers. The default.
+        /// `Winograd3x3` for the 3×3 layers at stride 1 (the FPN outputs, the anchored head) —
+        /// F(4×4, 3×3) where a plane fills two micro-kernel calls (`Winograd3x3.prefersTile4`),
+        /// F(2×2, 3×3) on smaller ones — and `PackedConv2d` for the other dense layers. The default.
         case winograd
+        /// As `winograd` with F(2×2, 3×3) on every such layer: the default until 2026-12-01, kept
+        /// as the reference F(4×4)'s gain and rounding are measured against.
+        case winogradTile2 = "winograd-2x2"
         /// `PackedConv2d` for every dense layer (weights packed once, columns gathered per
         /// 16-position tile, bias and clamp in registers): the direct reference for `winograd`.
         case packed
@@ -70,11 +74,16 @@ public final class FusedDetector {
             guard PackedConv2d.isSupported(g) else { continue }
             dense[index] = layer.weight.withUnsafeBufferPointer { w in
                 layer.bias.withUnsafeBufferPointer { b in
-                    denseKernel == .winograd && Winograd3x3.isSupported(g)
-                        ? .winograd(WinogradFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
-                                                    inChannels: layer.inputChannels))
-                        : .packed(PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
-                                                depth: layer.inputChannels * layer.kernelSize * layer.kernelSize))
+                    if denseKernel == .winograd && Winograd3x3.prefersTile4(g) {
+                        return .winograd(WinogradFilters(tile4Weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
+                                                         inChannels: layer.inputChannels))
+                    }
+                    if denseKernel != .packed && Winograd3x3.isSupported(g) {
+                        return .winograd(WinogradFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
+                                                         inChannels: layer.inputChannels))
+                    }
+                    return .packed(PackedFilters(weight: w.baseAddress!, bias: b.baseAddress!, outChannels: layer.outputChannels,
+                                                 depth: layer.inputChannels * layer.kernelSize * layer.kernelSize))
                 }
             }
         }

@@ -31,7 +31,9 @@ struct BenchPredictCommand: ParsableCommand {
     @Option(help: "Folder of the PyTorch peer.") var peerFolder = "../shared/peers/torch-reference"
     @Flag(help: "Only the fused model's batch-1 forward pass by layer type (time, share, GFLOP/s), default and peer architecture.") var profile = false
     @Flag(help: "With --profile: every layer on its own line, by module path and shape, instead of by layer type.") var perLayer = false
-    @Option(help: "Dense convolutions of the fused model: winograd (the default: Winograd3x3 for stride-1 3×3 layers, PackedConv2d for the rest), packed (PackedConv2d for all) or openblas (im2col + sgemm). The peer-architecture line times all three.")
+    @Flag(help: "Only the detectors' dense 3×3 stride-1 layers at batch 1 and 8: F(2×2, 3×3) against F(4×4, 3×3), alternating, --rounds rounds (at least 5), the per-round ratio's median and range.")
+    var winogradTiles = false
+    @Option(help: "Dense convolutions of the fused model: winograd (the default: Winograd3x3 for stride-1 3×3 layers — F(4×4, 3×3) on planes of 32 tiles and more, F(2×2, 3×3) below — PackedConv2d for the rest), winograd-2x2 (F(2×2, 3×3) on all of them), packed (PackedConv2d for all) or openblas (im2col + sgemm). The peer-architecture line times them all.")
     var denseKernel: FusedDetector.DenseKernel = .winograd
 
     func validate() throws {
@@ -48,6 +50,17 @@ struct BenchPredictCommand: ParsableCommand {
             let machine = MachineDescription.current()
             print("bench predict: \(threads) threads, \(rounds) rounds, \(machine.summary), OpenBLAS core \(BLASKernelSelection.coreName), "
                   + "micro-kernel \(VectorISA.current.rawValue)")
+            if winogradTiles {
+                let benchmark = WinogradTileBenchmark(rounds: max(5, rounds), workers: threads)
+                var rows: [WinogradTileBenchmark.Row] = []
+                for batch in [1, 8] {
+                    for g in try WinogradTileBenchmark.shapes(batch: batch) {
+                        rows.append(benchmark.measure(g, runs: batch == 1 ? 60 : 8))
+                    }
+                }
+                print(WinogradTileBenchmark.table(rows))
+                return
+            }
             if profile {
                 for (name, configuration) in [("default model", UIDetectorConfiguration()), ("peer architecture", PredictBenchmark.peerArchitecture)] {
                     print("\(name), fused, batch 1, mean of \(batch1Runs) passes:")

@@ -59,6 +59,35 @@ final class FusedDetectorTests: XCTestCase {
         }
     }
 
+    /// On planes of 32 tiles of 4×4 and more (here the stride-8 level of a 256×128 input, 32×16)
+    /// `winograd` runs F(4×4, 3×3); its output still matches the eval-mode graph within 1e-4, and
+    /// `winograd-2x2`'s (F(2×2) on the same layers) within that too.
+    func testTile4LayersMatchTheEvalModeGraphWithin1e4() throws {
+        let saved = Parallel.threadCount
+        Parallel.threadCount = 2
+        defer { Parallel.threadCount = saved }
+        for head in [UIDetectorConfiguration.HeadKind.anchorFree, .anchored] {
+            let configuration = UIDetectorConfiguration(head: head, inputHeight: 256, inputWidth: 128)
+            let model = try UIDetector(configuration: configuration, seed: 8)
+            try RandomizedStatistics.apply(to: model, seed: 108, headPrefixes: ["head.outputs"])
+            let input = images(batch: 2, height: 256, width: 128, seed: 9)
+            let expected = try model(Tape.noGradient().constant(input)).value
+            for kernel in [FusedDetector.DenseKernel.winograd, .winogradTile2] {
+                let fused = try FusedDetector(model, denseKernel: kernel)
+                let tiles = fused.denseFilters.compactMap { filters -> Int? in
+                    if case let .winograd(transformed)? = filters { return transformed.outputTile }
+                    return nil
+                }
+                XCTAssertEqual(tiles.contains(4), kernel == .winograd, "\(head) \(kernel): Winograd tiles \(tiles)")
+                XCTAssertTrue(tiles.contains(2), "\(head) \(kernel): the 16×8 and smaller levels keep F(2×2)")
+                let actual = try fused(input)
+                let (worst, largest) = Closeness.worstDifference(actual, expected)
+                XCTAssertLessThanOrEqual(worst, 1e-4, "\(head) \(kernel): max |fused − graph| (largest |value| \(largest))")
+                XCTAssertGreaterThan(largest, 0.5, "\(head) \(kernel): outputs this small would make the comparison weak")
+            }
+        }
+    }
+
     /// A batch-1 pass starts the model's WorkerTeam; releasing the model stops its helper
     /// threads (validation builds a model every epoch: their threads must not pile up).
     func testReleasingTheModelStopsItsWorkerTeam() throws {

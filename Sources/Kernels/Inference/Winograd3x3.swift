@@ -17,31 +17,37 @@
 public enum Winograd3x3 {
     /// Tiles per micro-kernel call: its columns.
     static let lanes = PackedMicroKernel.columns
-    /// Points of the transformed 4×4 patch.
-    static let points = 16
+    /// Points of a transformed patch: 16 of F(2×2, 3×3)'s 4×4 patch, 36 of F(4×4, 3×3)'s 6×6 one
+    /// (`Winograd3x3F4`); `tile` is the output tile's side.
+    static func points(tile: Int) -> Int { (tile + 2) * (tile + 2) }
+    static let points = points(tile: 2)
 
     public static func isSupported(_ g: Conv2dGeometry) -> Bool {
         g.groups == 1 && g.kernelHeight == 3 && g.kernelWidth == 3 && g.strideHeight == 1 && g.strideWidth == 1
             && g.padHeight == 1 && g.padWidth == 1
     }
 
-    /// The 2×2 output tiles of one image, and the split padded copy of its input planes: per
-    /// padded row, the even columns [0, tileColumns] then the odd ones, so the patch of tile
-    /// column `tx` reads even[tx], odd[tx], even[tx + 1], odd[tx + 1].
+    /// The output tiles of one image (2×2 here, 4×4 for `Winograd3x3F4`), and the split padded
+    /// copy of its input planes: per padded row, its `tile` phases — columns p, p + tile,
+    /// p + 2·tile, … for p = 0 ..< tile — one after the other, so patch column q of tile column
+    /// `tx` is a plain load at any tile: phase q mod tile, index tx + q ÷ tile. With tile 2 the
+    /// phases are the even and odd columns: even[tx], odd[tx], even[tx + 1], odd[tx + 1].
     struct Grid {
+        let tile: Int
         let tileRows: Int
         let tileColumns: Int
         var tiles: Int { tileRows * tileColumns }
         var columnTiles: Int { (tiles + lanes - 1) / lanes }
-        /// Floats from a padded row's even half to its odd half.
-        var half: Int { tileColumns + 1 }
-        var rowFloats: Int { 2 * half }
-        /// One zero row above the input, zero rows below it up to 2·tileRows + 2.
-        var planeFloats: Int { (2 * tileRows + 2) * rowFloats }
+        /// Floats from one phase of a padded row to the next.
+        var phaseFloats: Int { tileColumns + 1 }
+        var rowFloats: Int { tile * phaseFloats }
+        /// One zero row above the input, zero rows below it up to tile·tileRows + 2.
+        var planeFloats: Int { (tile * tileRows + 2) * rowFloats }
 
-        init(_ g: Conv2dGeometry) {
-            tileRows = (g.outHeight + 1) / 2
-            tileColumns = (g.outWidth + 1) / 2
+        init(_ g: Conv2dGeometry, tile: Int = 2) {
+            self.tile = tile
+            tileRows = (g.outHeight + tile - 1) / tile
+            tileColumns = (g.outWidth + tile - 1) / tile
         }
 
         /// The tiles of column tile `index` as runs inside one tile row: `body(lane, tileRow, tileColumn, length)`.
@@ -60,35 +66,37 @@ public enum Winograd3x3 {
     /// Column tiles transformed and multiplied together: each point's weights Uₖ are then read
     /// once per group, while the group's transformed inputs and products (~260 KB for 64
     /// channels in and out) stay in L2.
-    static func columnTilesPerGroup(_ g: Conv2dGeometry) -> Int {
-        max(1, min(4, 262_144 / (4 * (transformedFloats(g) + productFloats(g)))))
+    static func columnTilesPerGroup(_ g: Conv2dGeometry, tile: Int = 2) -> Int {
+        max(1, min(4, 262_144 / (4 * (transformedFloats(g, tile: tile) + productFloats(g, tile: tile)))))
     }
 
-    /// Floats of one column tile's transformed input, [16 points][in][16 tiles] with
+    /// Floats of one column tile's transformed input, [points][in][16 tiles] with
     /// `pointStride(_:)` between points.
-    static func transformedFloats(_ g: Conv2dGeometry) -> Int { points * pointStride(channels: g.inChannels) }
+    static func transformedFloats(_ g: Conv2dGeometry, tile: Int = 2) -> Int { points(tile: tile) * pointStride(channels: g.inChannels) }
 
     /// Floats from one point's [in][16 tiles] to the next: a cache line more than it holds. A
     /// patch's 16 points are stored together; at 64 channels an unpadded stride is 4 KB, which
     /// put all 16 stores in one L1 set (8 ways): the input transform took a third of the layer.
     static func pointStride(channels: Int) -> Int { channels * lanes + 16 }
 
-    /// Floats of one column tile's products, [out rounded up to the micro-kernel's rows][16 points][16 tiles].
-    static func productFloats(_ g: Conv2dGeometry) -> Int {
+    /// Floats of one column tile's products, [out rounded up to the micro-kernel's rows][points][16 tiles].
+    static func productFloats(_ g: Conv2dGeometry, tile: Int = 2) -> Int {
         let rows = PackedMicroKernel.rows
-        return (g.outChannels + rows - 1) / rows * rows * points * lanes
+        return (g.outChannels + rows - 1) / rows * rows * points(tile: tile) * lanes
     }
 
-    static func perWorkerScratch(_ g: Conv2dGeometry) -> Int {
-        columnTilesPerGroup(g) * (transformedFloats(g) + productFloats(g))
+    static func perWorkerScratch(_ g: Conv2dGeometry, tile: Int) -> Int {
+        columnTilesPerGroup(g, tile: tile) * (transformedFloats(g, tile: tile) + productFloats(g, tile: tile))
     }
 
-    /// Floats of scratch `forward` needs: the split padded input, then each worker's group.
-    public static func scratchCount(_ g: Conv2dGeometry, workers: Int) -> Int {
-        g.batch * g.inChannels * Grid(g).planeFloats + PackedConv2d.workers(g, requested: workers) * perWorkerScratch(g)
+    /// Floats of scratch `forward` needs with filters of output tile `tile` (`WinogradFilters.outputTile`):
+    /// the split padded input, then each worker's group.
+    public static func scratchCount(_ g: Conv2dGeometry, workers: Int, tile: Int = 2) -> Int {
+        g.batch * g.inChannels * Grid(g, tile: tile).planeFloats + PackedConv2d.workers(g, requested: workers) * perWorkerScratch(g, tile: tile)
     }
 
-    /// `filters` made from weight [out, in, 3, 3]; `scratch` holds `scratchCount(g, workers:)` floats.
+    /// `filters` made from weight [out, in, 3, 3], by F(2×2, 3×3) or F(4×4, 3×3) as they were made
+    /// (`WinogradFilters.outputTile`); `scratch` holds `scratchCount(g, workers:, tile:)` floats.
     public static func forward(
         _ g: Conv2dGeometry, input: UnsafePointer<Float>, filters: WinogradFilters, bounds: ActivationBounds,
         output: UnsafeMutablePointer<Float>, layout: FusedConv2d.OutputLayout = .channelsFirst,
@@ -97,49 +105,75 @@ public enum Winograd3x3 {
         precondition(isSupported(g) && filters.inChannels == g.inChannels && filters.outChannels == g.outChannels,
                      "Winograd3x3: filters \(filters.outChannels)×\(filters.inChannels) for \(g)")
         if g.batch == 0 { return }
-        let grid = Grid(g), channels = g.inChannels
+        let tile = filters.outputTile, grid = Grid(g, tile: tile), channels = g.inChannels
         let workers = PackedConv2d.workers(g, requested: requested)
-        let perGroup = columnTilesPerGroup(g)
+        let perGroup = columnTilesPerGroup(g, tile: tile)
         let groups = PackedConv2d.groupCount(tiles: grid.columnTiles, perGroup: perGroup, batch: g.batch, workers: workers)
-        writeSplitPadded(g, grid, input: input, into: scratch, workers: workers)
+        if tile == 4 {
+            writeSplitPadded4(g, grid, input: input, into: scratch, workers: workers)
+        } else {
+            writeSplitPadded(g, grid, input: input, into: scratch, workers: workers)
+        }
         let padded = UnsafePointer(scratch)
         let work = scratch + g.batch * channels * grid.planeFloats
-        let transformedCount = transformedFloats(g), productCount = productFloats(g), perWorker = perWorkerScratch(g)
+        let transformedCount = transformedFloats(g, tile: tile), productCount = productFloats(g, tile: tile)
+        let perWorker = perWorkerScratch(g, tile: tile)
         let store = TileStore(g: g, output: output, layout: layout, bounds: bounds, bias: filters.bias)
-        let rows = PackedMicroKernel.rows, productRow = points * lanes, pointStride = pointStride(channels: channels)
-        let pairs = PackedMicroKernel.isWide
+        let pointStride = pointStride(channels: channels)
         Parallel.forEachChunk(g.batch * groups, workers: workers) { items, worker in
             let transformed = work + worker * perWorker, products = transformed + perGroup * transformedCount
             for item in items {
                 let n = item / groups, columnTiles = Parallel.chunk(item % groups, of: groups, count: grid.columnTiles)
                 let image = padded + n * channels * grid.planeFloats
-                for (slot, tile) in columnTiles.enumerated() {
-                    transformInput(image, grid, channels: channels, columnTile: tile, into: transformed + slot * transformedCount)
-                }
-                for k in 0..<points {
-                    let u = filters.points[k]
-                    var block = 0
-                    while block < u.blocks {
-                        // With AVX-512 two blocks a call (`runPair`); an odd last block alone.
-                        let paired = pairs && block + 1 < u.blocks
-                        let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
-                        for slot in 0..<columnTiles.count {
-                            let tile = transformed + slot * transformedCount + k * pointStride
-                            let result = products + slot * productCount + block * rows * productRow + k * lanes
-                            if paired {
-                                PackedMicroKernel.runPair(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
-                                                          outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
-                            } else {
-                                PackedMicroKernel.run(wide: pairs, depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
-                                                      output: result, ldc: productRow)
-                            }
-                        }
-                        block += paired ? 2 : 1
+                for (slot, index) in columnTiles.enumerated() {
+                    let target = transformed + slot * transformedCount
+                    if tile == 4 {
+                        transformInput4(image, grid, channels: channels, columnTile: index, into: target)
+                    } else {
+                        transformInput(image, grid, channels: channels, columnTile: index, into: target)
                     }
                 }
-                for (slot, tile) in columnTiles.enumerated() {
-                    transformOutput(products + slot * productCount, grid, n: n, columnTile: tile, store: store)
+                multiplyPoints(filters.points, channels: channels, columnTiles: columnTiles.count, transformed: transformed,
+                               transformedCount: transformedCount, pointStride: pointStride, products: products, productCount: productCount)
+                for (slot, index) in columnTiles.enumerated() {
+                    if tile == 4 {
+                        transformOutput4(products + slot * productCount, grid, n: n, columnTile: index, store: store)
+                    } else {
+                        transformOutput(products + slot * productCount, grid, n: n, columnTile: index, store: store)
+                    }
                 }
+            }
+        }
+    }
+
+    /// Each point's matrix product for a group of `columnTiles` column tiles: Uₖ [out, in] (one
+    /// `PackedFilters` per point) times a tile's transformed inputs at point k ([in][16 lanes],
+    /// `pointStride` floats per point, `transformedCount` per tile) into its products
+    /// ([out rounded up to the micro-kernel's rows][points][16 lanes], `productCount` per tile).
+    /// Shared by both tile sizes; each product is one micro-kernel sum, whoever runs it.
+    static func multiplyPoints(
+        _ points: [PackedFilters], channels: Int, columnTiles: Int, transformed: UnsafeMutablePointer<Float>, transformedCount: Int,
+        pointStride: Int, products: UnsafeMutablePointer<Float>, productCount: Int
+    ) {
+        let rows = PackedMicroKernel.rows, productRow = points.count * lanes, pairs = PackedMicroKernel.isWide
+        for (k, u) in points.enumerated() {
+            var block = 0
+            while block < u.blocks {
+                // With AVX-512 two blocks a call (`runPair`); an odd last block alone.
+                let paired = pairs && block + 1 < u.blocks
+                let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
+                for slot in 0..<columnTiles {
+                    let tile = UnsafePointer(transformed + slot * transformedCount + k * pointStride)
+                    let result = products + slot * productCount + block * rows * productRow + k * lanes
+                    if paired {
+                        PackedMicroKernel.runPair(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
+                                                  outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
+                    } else {
+                        PackedMicroKernel.run(wide: pairs, depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
+                                              output: result, ldc: productRow)
+                    }
+                }
+                block += paired ? 2 : 1
             }
         }
     }
@@ -149,7 +183,7 @@ public enum Winograd3x3 {
     static func writeSplitPadded(_ g: Conv2dGeometry, _ grid: Grid, input: UnsafePointer<Float>, into padded: UnsafeMutablePointer<Float>,
                                  workers: Int) {
         let planes = g.batch * g.inChannels, height = g.inHeight, width = g.inWidth
-        let rowFloats = grid.rowFloats, half = grid.half, lastColumn = grid.tileColumns
+        let rowFloats = grid.rowFloats, half = grid.phaseFloats, lastColumn = grid.tileColumns
         let parallel = g.inputCount >= PackedConv2d.PaddedInput.parallelValues ? workers : 1
         Parallel.forEachChunk(planes, workers: parallel) { range, _ in
             for index in range {
@@ -228,7 +262,7 @@ public enum Winograd3x3 {
     static func transformPatches<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
                                                    into target: UnsafeMutablePointer<Float>, pointStride: Int) {
         @inline(__always) func patchRow(_ r: Int) -> (V, V, V, V) {
-            let even = rows + r * grid.rowFloats, odd = even + grid.half
+            let even = rows + r * grid.rowFloats, odd = even + grid.phaseFloats
             return (V(loading: even), V(loading: odd), V(loading: even + 1), V(loading: odd + 1))
         }
         let d0 = patchRow(0), d1 = patchRow(1), d2 = patchRow(2), d3 = patchRow(3)
@@ -346,6 +380,7 @@ protocol WinogradLanes {
     static var count: Int { get }
     static func + (lhs: Self, rhs: Self) -> Self
     static func - (lhs: Self, rhs: Self) -> Self
+    static func * (lhs: Self, rhs: Float) -> Self
     init(loading pointer: UnsafePointer<Float>)
     init(repeating value: Float)
     func store(to pointer: UnsafeMutablePointer<Float>)
@@ -353,6 +388,8 @@ protocol WinogradLanes {
     func clamped(_ lower: Float, _ upper: Float) -> Self
     /// `a[0], b[0], a[1], b[1], …` stored from `pointer`.
     static func storeInterleaved(_ a: Self, _ b: Self, to pointer: UnsafeMutablePointer<Float>)
+    /// `a[0], b[0], c[0], d[0], a[1], …` stored from `pointer` (F(4×4)'s rows of 4×4 blocks).
+    static func storeInterleaved(_ a: Self, _ b: Self, _ c: Self, _ d: Self, to pointer: UnsafeMutablePointer<Float>)
     subscript(lane index: Int) -> Float { get }
 }
 
@@ -362,6 +399,12 @@ extension SIMD8: WinogradLanes where Scalar == Float {
     func store(to pointer: UnsafeMutablePointer<Float>) { store8(self, pointer) }
     func clamped(_ lower: Float, _ upper: Float) -> Self { clamp8(self, Self(repeating: lower), Self(repeating: upper)) }
     static func storeInterleaved(_ a: Self, _ b: Self, to pointer: UnsafeMutablePointer<Float>) { store16(interleave(a, b), pointer) }
+    static func storeInterleaved(_ a: Self, _ b: Self, _ c: Self, _ d: Self, to pointer: UnsafeMutablePointer<Float>) {
+        // (a c a c …) and (b d b d …) interleaved give a b c d per lane.
+        let ac = interleave(a, c), bd = interleave(b, d)
+        store16(interleave(ac.lowHalf, bd.lowHalf), pointer)
+        store16(interleave(ac.highHalf, bd.highHalf), pointer + 16)
+    }
     subscript(lane index: Int) -> Float { self[index] }
 }
 
@@ -379,6 +422,11 @@ extension SIMD4: WinogradLanes where Scalar == Float {
         let pairs = SIMD8<Float>(lowHalf: a, highHalf: b)
         store8(SIMD8(pairs[0], pairs[4], pairs[1], pairs[5], pairs[2], pairs[6], pairs[3], pairs[7]), pointer)
     }
+    static func storeInterleaved(_ a: Self, _ b: Self, _ c: Self, _ d: Self, to pointer: UnsafeMutablePointer<Float>) {
+        let ac = SIMD8<Float>(lowHalf: a, highHalf: c), bd = SIMD8<Float>(lowHalf: b, highHalf: d)
+        store16(interleave(SIMD8(ac[0], ac[4], ac[1], ac[5], ac[2], ac[6], ac[3], ac[7]),
+                           SIMD8(bd[0], bd[4], bd[1], bd[5], bd[2], bd[6], bd[3], bd[7])), pointer)
+    }
     subscript(lane index: Int) -> Float { self[index] }
 }
 
@@ -391,6 +439,12 @@ extension Float: WinogradLanes {
     static func storeInterleaved(_ a: Float, _ b: Float, to pointer: UnsafeMutablePointer<Float>) {
         pointer[0] = a
         pointer[1] = b
+    }
+    static func storeInterleaved(_ a: Float, _ b: Float, _ c: Float, _ d: Float, to pointer: UnsafeMutablePointer<Float>) {
+        pointer[0] = a
+        pointer[1] = b
+        pointer[2] = c
+        pointer[3] = d
     }
     subscript(lane index: Int) -> Float { self }
 }
