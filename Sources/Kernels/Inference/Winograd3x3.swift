@@ -109,11 +109,7 @@ public enum Winograd3x3 {
         let workers = PackedConv2d.workers(g, requested: requested)
         let perGroup = columnTilesPerGroup(g, tile: tile)
         let groups = PackedConv2d.groupCount(tiles: grid.columnTiles, perGroup: perGroup, batch: g.batch, workers: workers)
-        if tile == 4 {
-            writeSplitPadded4(g, grid, input: input, into: scratch, workers: workers)
-        } else {
-            writeSplitPadded(g, grid, input: input, into: scratch, workers: workers)
-        }
+        writeSplitPadded(g, grid, input: input, into: scratch, workers: workers)
         let padded = UnsafePointer(scratch)
         let work = scratch + g.batch * channels * grid.planeFloats
         let transformedCount = transformedFloats(g, tile: tile), productCount = productFloats(g, tile: tile)
@@ -128,18 +124,18 @@ public enum Winograd3x3 {
                 for (slot, index) in columnTiles.enumerated() {
                     let target = transformed + slot * transformedCount
                     if tile == 4 {
-                        transformInput4(image, grid, channels: channels, columnTile: index, into: target)
+                        transformInput(Tile4.self, image, grid, channels: channels, columnTile: index, into: target)
                     } else {
-                        transformInput(image, grid, channels: channels, columnTile: index, into: target)
+                        transformInput(Tile2.self, image, grid, channels: channels, columnTile: index, into: target)
                     }
                 }
                 multiplyPoints(filters.points, channels: channels, columnTiles: columnTiles.count, transformed: transformed,
                                transformedCount: transformedCount, pointStride: pointStride, products: products, productCount: productCount)
                 for (slot, index) in columnTiles.enumerated() {
                     if tile == 4 {
-                        transformOutput4(products + slot * productCount, grid, n: n, columnTile: index, store: store)
+                        transformOutput(Tile4.self, products + slot * productCount, grid, n: n, columnTile: index, store: store)
                     } else {
-                        transformOutput(products + slot * productCount, grid, n: n, columnTile: index, store: store)
+                        transformOutput(Tile2.self, products + slot * productCount, grid, n: n, columnTile: index, store: store)
                     }
                 }
             }
@@ -178,37 +174,43 @@ public enum Winograd3x3 {
         }
     }
 
-    /// The input planes with a zero border, each padded row split into its even and odd
-    /// columns (`Grid`); planes split across `workers`.
+    /// The input planes with a zero border, each padded row split into its `grid.tile` phases
+    /// (`Grid`: even and odd columns for F(2×2), `splitRow4` for F(4×4)); planes split across `workers`.
     static func writeSplitPadded(_ g: Conv2dGeometry, _ grid: Grid, input: UnsafePointer<Float>, into padded: UnsafeMutablePointer<Float>,
                                  workers: Int) {
-        let planes = g.batch * g.inChannels, height = g.inHeight, width = g.inWidth
-        let rowFloats = grid.rowFloats, half = grid.phaseFloats, lastColumn = grid.tileColumns
+        let planes = g.batch * g.inChannels, height = g.inHeight, width = g.inWidth, rowFloats = grid.rowFloats
         let parallel = g.inputCount >= PackedConv2d.PaddedInput.parallelValues ? workers : 1
         Parallel.forEachChunk(planes, workers: parallel) { range, _ in
             for index in range {
                 let target = padded + index * grid.planeFloats, source = input + index * height * width
                 target.update(repeating: 0, count: rowFloats)
                 for y in 0..<height {
-                    let even = target + (y + 1) * rowFloats, odd = even + half, row = source + y * width
-                    // even[m] = row[2m − 1], odd[m] = row[2m]: input column x sits at padded column x + 1.
-                    even[0] = 0
-                    odd[0] = row[0]
-                    var m = 1
-                    while 2 * m + 15 <= width {
-                        let v = load16(row + 2 * m - 1)
-                        store8(v.evenHalf, even + m)
-                        store8(v.oddHalf, odd + m)
-                        m += 8
-                    }
-                    while m <= lastColumn {
-                        even[m] = 2 * m - 1 < width ? row[2 * m - 1] : 0
-                        odd[m] = 2 * m < width ? row[2 * m] : 0
-                        m += 1
-                    }
+                    let split = target + (y + 1) * rowFloats, row = source + y * width
+                    if grid.tile == 4 { splitRow4(row, width: width, grid, into: split) } else { splitRow2(row, width: width, grid, into: split) }
                 }
                 (target + (height + 1) * rowFloats).update(repeating: 0, count: grid.planeFloats - (height + 1) * rowFloats)
             }
+        }
+    }
+
+    /// One input row into its padded row's even and odd columns: even[m] = row[2m − 1],
+    /// odd[m] = row[2m] (input column x sits at padded column x + 1).
+    @inline(__always)
+    static func splitRow2(_ row: UnsafePointer<Float>, width: Int, _ grid: Grid, into even: UnsafeMutablePointer<Float>) {
+        let odd = even + grid.phaseFloats, lastColumn = grid.tileColumns
+        even[0] = 0
+        odd[0] = row[0]
+        var m = 1
+        while 2 * m + 15 <= width {
+            let v = load16(row + 2 * m - 1)
+            store8(v.evenHalf, even + m)
+            store8(v.oddHalf, odd + m)
+            m += 8
+        }
+        while m <= lastColumn {
+            even[m] = 2 * m - 1 < width ? row[2 * m - 1] : 0
+            odd[m] = 2 * m < width ? row[2 * m] : 0
+            m += 1
         }
     }
 
@@ -224,31 +226,32 @@ public enum Winograd3x3 {
         (m0 + m1 + m2, m1 - m2 - m3)
     }
 
-    /// Column tile `index`'s patches, `Bᵀ d B` per channel, into [16 points][channels][16 lanes].
-    static func transformInput(_ image: UnsafePointer<Float>, _ grid: Grid, channels: Int, columnTile index: Int,
-                               into transformed: UnsafeMutablePointer<Float>) {
+    /// Column tile `index`'s patches, `Bᵀ d B` per channel, into [points][channels][16 lanes], by
+    /// `T`'s transform (`Tile2`: F(2×2, 3×3), `Tile4`: F(4×4, 3×3)) on runs of 8, 4 and single tiles.
+    static func transformInput<T: WinogradTiling>(_: T.Type, _ image: UnsafePointer<Float>, _ grid: Grid, channels: Int, columnTile index: Int,
+                                                  into transformed: UnsafeMutablePointer<Float>) {
         let used = min(lanes, grid.tiles - index * lanes), pointStride = pointStride(channels: channels)
         if used < lanes {
             // The micro-kernel computes every lane: keep the unused ones zero, not stale.
-            for k in 0..<points {
+            for k in 0..<points(tile: T.tile) {
                 for c in 0..<channels { (transformed + k * pointStride + c * lanes + used).update(repeating: 0, count: lanes - used) }
             }
         }
         grid.forEachRun(ofColumnTile: index) { lane, tileRow, tileColumn, length in
-            let corner = image + 2 * tileRow * grid.rowFloats + tileColumn
+            let corner = image + T.tile * tileRow * grid.rowFloats + tileColumn
             for c in 0..<channels {
                 let rows = corner + c * grid.planeFloats, target = transformed + c * lanes + lane
                 var j = 0
                 while j + 8 <= length {
-                    transformPatches(SIMD8<Float>.self, rows + j, grid, into: target + j, pointStride: pointStride)
+                    T.transformPatches(SIMD8<Float>.self, rows + j, grid, into: target + j, pointStride: pointStride)
                     j += 8
                 }
                 if j + 4 <= length {
-                    transformPatches(SIMD4<Float>.self, rows + j, grid, into: target + j, pointStride: pointStride)
+                    T.transformPatches(SIMD4<Float>.self, rows + j, grid, into: target + j, pointStride: pointStride)
                     j += 4
                 }
                 while j < length {
-                    transformPatches(Float.self, rows + j, grid, into: target + j, pointStride: pointStride)
+                    T.transformPatches(Float.self, rows + j, grid, into: target + j, pointStride: pointStride)
                     j += 1
                 }
             }
@@ -259,7 +262,7 @@ public enum Winograd3x3 {
     /// q ∈ even[tx], odd[tx], even[tx + 1], odd[tx + 1]; point 4i + j of `Bᵀ d B` goes to
     /// `target + (4i + j) · pointStride`.
     @inline(__always)
-    static func transformPatches<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
+    static func transformPatches2<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
                                                    into target: UnsafeMutablePointer<Float>, pointStride: Int) {
         @inline(__always) func patchRow(_ r: Int) -> (V, V, V, V) {
             let even = rows + r * grid.rowFloats, odd = even + grid.phaseFloats
@@ -280,23 +283,25 @@ public enum Winograd3x3 {
         storeRow(3, (c0.3, c1.3, c2.3, c3.3))
     }
 
-    /// Column tile `index`'s products ([out][16 points][16 lanes]) to 2×2 output blocks.
-    static func transformOutput(_ products: UnsafePointer<Float>, _ grid: Grid, n: Int, columnTile index: Int, store: TileStore) {
-        let productRow = points * lanes
+    /// Column tile `index`'s products ([out][points][16 lanes]) to output blocks by `T`'s transform
+    /// (`Tile4`'s overwrites the products on the way).
+    static func transformOutput<T: WinogradTiling>(_: T.Type, _ products: UnsafeMutablePointer<Float>, _ grid: Grid, n: Int, columnTile index: Int,
+                                                   store: TileStore) {
+        let productRow = points(tile: T.tile) * lanes
         grid.forEachRun(ofColumnTile: index) { lane, tileRow, tileColumn, length in
             for o in 0..<store.g.outChannels {
                 let m = products + o * productRow + lane
                 var j = 0
                 while j + 8 <= length {
-                    transformProducts(SIMD8<Float>.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
+                    T.transformProducts(SIMD8<Float>.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
                     j += 8
                 }
                 if j + 4 <= length {
-                    transformProducts(SIMD4<Float>.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
+                    T.transformProducts(SIMD4<Float>.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
                     j += 4
                 }
                 while j < length {
-                    transformProducts(Float.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
+                    T.transformProducts(Float.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
                     j += 1
                 }
             }
@@ -305,7 +310,7 @@ public enum Winograd3x3 {
 
     /// `Aᵀ M A` for `V.count` neighbouring tiles of one output channel (point k at `m + 16k`).
     @inline(__always)
-    static func transformProducts<V: WinogradLanes>(_: V.Type, _ m: UnsafePointer<Float>, n: Int, channel: Int, tileRow: Int,
+    static func transformProducts2<V: WinogradLanes>(_: V.Type, _ m: UnsafePointer<Float>, n: Int, channel: Int, tileRow: Int,
                                                     tileColumn: Int, store: TileStore) {
         @inline(__always) func point(_ i: Int, _ j: Int) -> V { V(loading: m + (4 * i + j) * lanes) }
         // Aᵀ M: down each column j.
@@ -370,6 +375,35 @@ public enum Winograd3x3 {
                     }
                 }
             }
+        }
+    }
+}
+
+/// One Winograd scheme's transforms for `Winograd3x3`'s shared loops: `tile`, the output tile's
+/// side; the input transform of `V.count` neighbouring patches of one channel into their points
+/// (`pointStride` apart); the output transform of one output channel's products (point k at
+/// `m + 16k`) and their store.
+protocol WinogradTiling {
+    static var tile: Int { get }
+    static func transformPatches<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Winograd3x3.Grid,
+                                                   into target: UnsafeMutablePointer<Float>, pointStride: Int)
+    static func transformProducts<V: WinogradLanes>(_: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
+                                                    tileColumn: Int, store: Winograd3x3.TileStore)
+}
+
+extension Winograd3x3 {
+    /// F(2×2, 3×3).
+    enum Tile2: WinogradTiling {
+        static var tile: Int { 2 }
+        @inline(__always)
+        static func transformPatches<V: WinogradLanes>(_ lanes: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
+                                                       into target: UnsafeMutablePointer<Float>, pointStride: Int) {
+            transformPatches2(lanes, rows, grid, into: target, pointStride: pointStride)
+        }
+        @inline(__always)
+        static func transformProducts<V: WinogradLanes>(_ lanes: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
+                                                        tileColumn: Int, store: TileStore) {
+            transformProducts2(lanes, m, n: n, channel: channel, tileRow: tileRow, tileColumn: tileColumn, store: store)
         }
     }
 }

@@ -1,9 +1,9 @@
 /// F(4×4, 3×3) for `Winograd3x3`: filters made with `WinogradFilters(tile4Weight:…)` give each
 /// 4×4 block of outputs from its 6×6 input patch, 36 multiply-adds per input channel for 16
 /// outputs — 2.25 a value against F(2×2, 3×3)'s 4 and the direct convolution's 9. The point
-/// products, grouping and threading are `Winograd3x3.forward`'s; what differs is here: the
-/// padded rows split into four phases (columns ≡ p mod 4), the 6×6 transforms, and the store of
-/// 4×4 blocks.
+/// products, grouping, threading and the loops over tiles are `Winograd3x3`'s; what differs is
+/// here: the padded rows split into four phases (columns ≡ p mod 4), the 6×6 transforms (`Tile4`),
+/// and the store of 4×4 blocks.
 ///
 /// Its transforms' coefficients (4, 5, 2 in Bᵀ; up to 8 in Aᵀ; sixths in G) round more than
 /// F(2×2)'s: a layer differs from the direct convolution by ~1e-6 of its values' scale against
@@ -16,46 +16,33 @@ extension Winograd3x3 {
         isSupported(g) && Grid(g, tile: 4).tiles >= 2 * lanes
     }
 
-    /// The input planes with a zero border, each padded row split into its four phases (`Grid`):
-    /// phase p holds padded columns 4m + p, m = 0 … tileColumns; planes split across `workers`.
-    static func writeSplitPadded4(_ g: Conv2dGeometry, _ grid: Grid, input: UnsafePointer<Float>, into padded: UnsafeMutablePointer<Float>,
-                                  workers: Int) {
-        let planes = g.batch * g.inChannels, height = g.inHeight, width = g.inWidth
-        let rowFloats = grid.rowFloats, phase = grid.phaseFloats, lastColumn = grid.tileColumns
-        let parallel = g.inputCount >= PackedConv2d.PaddedInput.parallelValues ? workers : 1
-        Parallel.forEachChunk(planes, workers: parallel) { range, _ in
-            for index in range {
-                let target = padded + index * grid.planeFloats, source = input + index * height * width
-                target.update(repeating: 0, count: rowFloats)
-                for y in 0..<height {
-                    let split = target + (y + 1) * rowFloats, row = source + y * width
-                    // Phase p, index m = input column 4m + p − 1 (input column x sits at padded column x + 1).
-                    var m = 0
-                    if width >= 3 {
-                        split[0] = 0
-                        split[phase] = row[0]
-                        split[2 * phase] = row[1]
-                        split[3 * phase] = row[2]
-                        m = 1
-                    }
-                    while 4 * m + 30 < width {
-                        let a = load16(row + 4 * m - 1), b = load16(row + 4 * m + 15)
-                        store8(SIMD8(lowHalf: a.evenHalf.evenHalf, highHalf: b.evenHalf.evenHalf), split + m)
-                        store8(SIMD8(lowHalf: a.oddHalf.evenHalf, highHalf: b.oddHalf.evenHalf), split + phase + m)
-                        store8(SIMD8(lowHalf: a.evenHalf.oddHalf, highHalf: b.evenHalf.oddHalf), split + 2 * phase + m)
-                        store8(SIMD8(lowHalf: a.oddHalf.oddHalf, highHalf: b.oddHalf.oddHalf), split + 3 * phase + m)
-                        m += 8
-                    }
-                    while m <= lastColumn {
-                        for p in 0..<4 {
-                            let x = 4 * m + p - 1
-                            split[p * phase + m] = x >= 0 && x < width ? row[x] : 0
-                        }
-                        m += 1
-                    }
-                }
-                (target + (height + 1) * rowFloats).update(repeating: 0, count: grid.planeFloats - (height + 1) * rowFloats)
+    /// One input row into its padded row's four phases (`Grid`): phase p, index m holds input column
+    /// 4m + p − 1 (input column x sits at padded column x + 1), m = 0 … tileColumns.
+    @inline(__always)
+    static func splitRow4(_ row: UnsafePointer<Float>, width: Int, _ grid: Grid, into split: UnsafeMutablePointer<Float>) {
+        let phase = grid.phaseFloats, lastColumn = grid.tileColumns
+        var m = 0
+        if width >= 3 {
+            split[0] = 0
+            split[phase] = row[0]
+            split[2 * phase] = row[1]
+            split[3 * phase] = row[2]
+            m = 1
+        }
+        while 4 * m + 30 < width {
+            let a = load16(row + 4 * m - 1), b = load16(row + 4 * m + 15)
+            store8(SIMD8(lowHalf: a.evenHalf.evenHalf, highHalf: b.evenHalf.evenHalf), split + m)
+            store8(SIMD8(lowHalf: a.oddHalf.evenHalf, highHalf: b.oddHalf.evenHalf), split + phase + m)
+            store8(SIMD8(lowHalf: a.evenHalf.oddHalf, highHalf: b.evenHalf.oddHalf), split + 2 * phase + m)
+            store8(SIMD8(lowHalf: a.oddHalf.oddHalf, highHalf: b.oddHalf.oddHalf), split + 3 * phase + m)
+            m += 8
+        }
+        while m <= lastColumn {
+            for p in 0..<4 {
+                let x = 4 * m + p - 1
+                split[p * phase + m] = x >= 0 && x < width ? row[x] : 0
             }
+            m += 1
         }
     }
 
@@ -75,101 +62,51 @@ extension Winograd3x3 {
         return (m.0 + a + c, b + d * 2, a + c * 4, b + d * 8 + m.5)
     }
 
-    /// Column tile `index`'s patches, `Bᵀ d B` per channel, into [36 points][channels][16 lanes].
-    static func transformInput4(_ image: UnsafePointer<Float>, _ grid: Grid, channels: Int, columnTile index: Int,
-                                into transformed: UnsafeMutablePointer<Float>) {
-        let points = points(tile: 4), used = min(lanes, grid.tiles - index * lanes), pointStride = pointStride(channels: channels)
-        if used < lanes {
-            // The micro-kernel computes every lane: keep the unused ones zero, not stale.
-            for k in 0..<points {
-                for c in 0..<channels { (transformed + k * pointStride + c * lanes + used).update(repeating: 0, count: lanes - used) }
+    /// F(4×4, 3×3).
+    enum Tile4: WinogradTiling {
+        static var tile: Int { 4 }
+
+        /// `V.count` neighbouring tiles of one channel: d[r][q] is padded row r of the patch at phase
+        /// q mod 4, index q ÷ 4; point 6i + j of `Bᵀ d B` goes to `target + (6i + j) · pointStride`.
+        /// The column transforms are written to the points' places and read back for the row
+        /// transforms: 36 values do not fit in 16 vector registers, and those places are in L1.
+        @inline(__always)
+        static func transformPatches<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
+                                                        into target: UnsafeMutablePointer<Float>, pointStride: Int) {
+            let phase = grid.phaseFloats, rowFloats = grid.rowFloats
+            @inline(__always) func point(_ i: Int, _ j: Int) -> UnsafeMutablePointer<Float> { target + (6 * i + j) * pointStride }
+            for q in 0..<6 {
+                let column = rows + (q & 3) * phase + (q >> 2)
+                @inline(__always) func d(_ r: Int) -> V { V(loading: column + r * rowFloats) }
+                let t = inputTransform4((d(0), d(1), d(2), d(3), d(4), d(5)))
+                t.0.store(to: point(0, q)); t.1.store(to: point(1, q)); t.2.store(to: point(2, q))
+                t.3.store(to: point(3, q)); t.4.store(to: point(4, q)); t.5.store(to: point(5, q))
+            }
+            for i in 0..<6 {
+                @inline(__always) func t(_ j: Int) -> V { V(loading: point(i, j)) }
+                let u = inputTransform4((t(0), t(1), t(2), t(3), t(4), t(5)))
+                u.0.store(to: point(i, 0)); u.1.store(to: point(i, 1)); u.2.store(to: point(i, 2))
+                u.3.store(to: point(i, 3)); u.4.store(to: point(i, 4)); u.5.store(to: point(i, 5))
             }
         }
-        grid.forEachRun(ofColumnTile: index) { lane, tileRow, tileColumn, length in
-            let corner = image + 4 * tileRow * grid.rowFloats + tileColumn
-            for c in 0..<channels {
-                let rows = corner + c * grid.planeFloats, target = transformed + c * lanes + lane
-                var j = 0
-                while j + 8 <= length {
-                    transformPatches4(SIMD8<Float>.self, rows + j, grid, into: target + j, pointStride: pointStride)
-                    j += 8
-                }
-                if j + 4 <= length {
-                    transformPatches4(SIMD4<Float>.self, rows + j, grid, into: target + j, pointStride: pointStride)
-                    j += 4
-                }
-                while j < length {
-                    transformPatches4(Float.self, rows + j, grid, into: target + j, pointStride: pointStride)
-                    j += 1
-                }
+
+        /// `Aᵀ M A` for `V.count` neighbouring tiles of one output channel (point k at `m + 16k`).
+        @inline(__always)
+        static func transformProducts<V: WinogradLanes>(_: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
+                                                         tileColumn: Int, store: TileStore) {
+            @inline(__always) func point(_ i: Int, _ j: Int) -> UnsafeMutablePointer<Float> { m + (6 * i + j) * lanes }
+            // Aᵀ M down each column j, its 4 values written over the column's first 4 points.
+            for j in 0..<6 {
+                @inline(__always) func p(_ i: Int) -> V { V(loading: point(i, j)) }
+                let s = outputTransform4((p(0), p(1), p(2), p(3), p(4), p(5)))
+                s.0.store(to: point(0, j)); s.1.store(to: point(1, j)); s.2.store(to: point(2, j)); s.3.store(to: point(3, j))
             }
-        }
-    }
-
-    /// `V.count` neighbouring tiles of one channel: d[r][q] is padded row r of the patch at phase
-    /// q mod 4, index q ÷ 4; point 6i + j of `Bᵀ d B` goes to `target + (6i + j) · pointStride`.
-    /// The column transforms are written to the points' places and read back for the row
-    /// transforms: 36 values do not fit in 16 vector registers, and those places are in L1.
-    @inline(__always)
-    static func transformPatches4<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
-                                                    into target: UnsafeMutablePointer<Float>, pointStride: Int) {
-        let phase = grid.phaseFloats, rowFloats = grid.rowFloats
-        @inline(__always) func point(_ i: Int, _ j: Int) -> UnsafeMutablePointer<Float> { target + (6 * i + j) * pointStride }
-        for q in 0..<6 {
-            let column = rows + (q & 3) * phase + (q >> 2)
-            @inline(__always) func d(_ r: Int) -> V { V(loading: column + r * rowFloats) }
-            let t = inputTransform4((d(0), d(1), d(2), d(3), d(4), d(5)))
-            t.0.store(to: point(0, q)); t.1.store(to: point(1, q)); t.2.store(to: point(2, q))
-            t.3.store(to: point(3, q)); t.4.store(to: point(4, q)); t.5.store(to: point(5, q))
-        }
-        for i in 0..<6 {
-            @inline(__always) func t(_ j: Int) -> V { V(loading: point(i, j)) }
-            let u = inputTransform4((t(0), t(1), t(2), t(3), t(4), t(5)))
-            u.0.store(to: point(i, 0)); u.1.store(to: point(i, 1)); u.2.store(to: point(i, 2))
-            u.3.store(to: point(i, 3)); u.4.store(to: point(i, 4)); u.5.store(to: point(i, 5))
-        }
-    }
-
-    /// Column tile `index`'s products ([out][36 points][16 lanes]) to 4×4 output blocks; the
-    /// products are overwritten on the way (the column transforms are kept in their places).
-    static func transformOutput4(_ products: UnsafeMutablePointer<Float>, _ grid: Grid, n: Int, columnTile index: Int, store: TileStore) {
-        let productRow = points(tile: 4) * lanes
-        grid.forEachRun(ofColumnTile: index) { lane, tileRow, tileColumn, length in
-            for o in 0..<store.g.outChannels {
-                let m = products + o * productRow + lane
-                var j = 0
-                while j + 8 <= length {
-                    transformProducts4(SIMD8<Float>.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
-                    j += 8
-                }
-                if j + 4 <= length {
-                    transformProducts4(SIMD4<Float>.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
-                    j += 4
-                }
-                while j < length {
-                    transformProducts4(Float.self, m + j, n: n, channel: o, tileRow: tileRow, tileColumn: tileColumn + j, store: store)
-                    j += 1
-                }
+            // (Aᵀ M) A along each of the 4 rows.
+            for r in 0..<4 {
+                @inline(__always) func s(_ j: Int) -> V { V(loading: point(r, j)) }
+                store.write4(outputTransform4((s(0), s(1), s(2), s(3), s(4), s(5))), n: n, channel: channel, row: 4 * tileRow + r,
+                             tileColumn: tileColumn)
             }
-        }
-    }
-
-    /// `Aᵀ M A` for `V.count` neighbouring tiles of one output channel (point k at `m + 16k`).
-    @inline(__always)
-    static func transformProducts4<V: WinogradLanes>(_: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
-                                                     tileColumn: Int, store: TileStore) {
-        @inline(__always) func point(_ i: Int, _ j: Int) -> UnsafeMutablePointer<Float> { m + (6 * i + j) * lanes }
-        // Aᵀ M down each column j, its 4 values written over the column's first 4 points.
-        for j in 0..<6 {
-            @inline(__always) func p(_ i: Int) -> V { V(loading: point(i, j)) }
-            let s = outputTransform4((p(0), p(1), p(2), p(3), p(4), p(5)))
-            s.0.store(to: point(0, j)); s.1.store(to: point(1, j)); s.2.store(to: point(2, j)); s.3.store(to: point(3, j))
-        }
-        // (Aᵀ M) A along each of the 4 rows.
-        for r in 0..<4 {
-            @inline(__always) func s(_ j: Int) -> V { V(loading: point(r, j)) }
-            store.write4(outputTransform4((s(0), s(1), s(2), s(3), s(4), s(5))), n: n, channel: channel, row: 4 * tileRow + r,
-                         tileColumn: tileColumn)
         }
     }
 }
