@@ -20,7 +20,6 @@ public enum Winograd3x3 {
     /// Points of a transformed patch: 16 of F(2×2, 3×3)'s 4×4 patch, 36 of F(4×4, 3×3)'s 6×6 one
     /// (`Winograd3x3F4`); `tile` is the output tile's side.
     static func points(tile: Int) -> Int { (tile + 2) * (tile + 2) }
-    static let points = points(tile: 2)
 
     public static func isSupported(_ g: Conv2dGeometry) -> Bool {
         g.groups == 1 && g.kernelHeight == 3 && g.kernelWidth == 3 && g.strideHeight == 1 && g.strideWidth == 1
@@ -263,7 +262,7 @@ public enum Winograd3x3 {
     /// `target + (4i + j) · pointStride`.
     @inline(__always)
     static func transformPatches2<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
-                                                   into target: UnsafeMutablePointer<Float>, pointStride: Int) {
+                                                    into target: UnsafeMutablePointer<Float>, pointStride: Int) {
         @inline(__always) func patchRow(_ r: Int) -> (V, V, V, V) {
             let even = rows + r * grid.rowFloats, odd = even + grid.phaseFloats
             return (V(loading: even), V(loading: odd), V(loading: even + 1), V(loading: odd + 1))
@@ -311,7 +310,7 @@ public enum Winograd3x3 {
     /// `Aᵀ M A` for `V.count` neighbouring tiles of one output channel (point k at `m + 16k`).
     @inline(__always)
     static func transformProducts2<V: WinogradLanes>(_: V.Type, _ m: UnsafePointer<Float>, n: Int, channel: Int, tileRow: Int,
-                                                    tileColumn: Int, store: TileStore) {
+                                                     tileColumn: Int, store: TileStore) {
         @inline(__always) func point(_ i: Int, _ j: Int) -> V { V(loading: m + (4 * i + j) * lanes) }
         // Aᵀ M: down each column j.
         let s0 = outputTransform(point(0, 0), point(1, 0), point(2, 0), point(3, 0))
