@@ -195,7 +195,7 @@ let package = Package(
         ], exclude: ["browser_check.py"]),  // run from its source path by BrowserTests
         // Starts Open MPI jobs of the real executable (`swift build --build-tests` puts it beside the tests).
         .testTarget(name: "DistributedTests", dependencies: ["Distributed", "TestSupport", "Weights"], exclude: ["two-hosts.sh"]),
-        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Support"]),
+        .testTarget(name: "BenchmarksTests", dependencies: ["Benchmarks", "Detection", "Augment", "Evaluation", "Data", "Imaging", "NN", "Autograd", "Tensor", "Kernels", "Support"]),
     ],
     swiftLanguageModes: [.v5]
 )
