@@ -42,6 +42,9 @@ struct BenchPredictCommand: ParsableCommand {
         try OptionBounds.check("batch1-runs", batch1Runs, OptionBounds.runs)
         try OptionBounds.check("batch8-runs", batch8Runs, OptionBounds.runs)
         if ort && torchPython == nil { throw usageError("--ort runs ort_bench.py with --torch-python's Python: give both") }
+        if winogradTiles && (profile || torchPython != nil) {
+            throw usageError("--winograd-tiles times only the 3×3 stride-1 layers: run it without --profile, --torch-python and --ort")
+        }
     }
 
     func run() throws {
