@@ -104,11 +104,24 @@ public enum Winograd3x3 {
         precondition(isSupported(g) && filters.inChannels == g.inChannels && filters.outChannels == g.outChannels,
                      "Winograd3x3: filters \(filters.outChannels)×\(filters.inChannels) for \(g)")
         if g.batch == 0 { return }
-        let tile = filters.outputTile, grid = Grid(g, tile: tile), channels = g.inChannels
+        if filters.outputTile == 4 {
+            forward(Tile4.self, g, input: input, filters: filters, bounds: bounds, output: output, layout: layout, workers: requested, scratch: scratch)
+        } else {
+            forward(Tile2.self, g, input: input, filters: filters, bounds: bounds, output: output, layout: layout, workers: requested, scratch: scratch)
+        }
+    }
+
+    /// `forward` by the scheme `T` the filters were made for: the split, the transforms and the
+    /// store are `T`'s, the grouping, threading and point products shared.
+    private static func forward<T: WinogradTiling>(
+        _: T.Type, _ g: Conv2dGeometry, input: UnsafePointer<Float>, filters: WinogradFilters, bounds: ActivationBounds,
+        output: UnsafeMutablePointer<Float>, layout: FusedConv2d.OutputLayout, workers requested: Int, scratch: UnsafeMutablePointer<Float>
+    ) {
+        let tile = T.tile, grid = Grid(g, tile: tile), channels = g.inChannels
         let workers = PackedConv2d.workers(g, requested: requested)
         let perGroup = columnTilesPerGroup(g, tile: tile)
         let groups = PackedConv2d.groupCount(tiles: grid.columnTiles, perGroup: perGroup, batch: g.batch, workers: workers)
-        writeSplitPadded(g, grid, input: input, into: scratch, workers: workers)
+        writeSplitPadded(T.self, g, grid, input: input, into: scratch, workers: workers)
         let padded = UnsafePointer(scratch)
         let work = scratch + g.batch * channels * grid.planeFloats
         let transformedCount = transformedFloats(g, tile: tile), productCount = productFloats(g, tile: tile)
@@ -121,21 +134,12 @@ public enum Winograd3x3 {
                 let n = item / groups, columnTiles = Parallel.chunk(item % groups, of: groups, count: grid.columnTiles)
                 let image = padded + n * channels * grid.planeFloats
                 for (slot, index) in columnTiles.enumerated() {
-                    let target = transformed + slot * transformedCount
-                    if tile == 4 {
-                        transformInput(Tile4.self, image, grid, channels: channels, columnTile: index, into: target)
-                    } else {
-                        transformInput(Tile2.self, image, grid, channels: channels, columnTile: index, into: target)
-                    }
+                    transformInput(T.self, image, grid, channels: channels, columnTile: index, into: transformed + slot * transformedCount)
                 }
                 multiplyPoints(filters.points, channels: channels, columnTiles: columnTiles.count, transformed: transformed,
                                transformedCount: transformedCount, pointStride: pointStride, products: products, productCount: productCount)
                 for (slot, index) in columnTiles.enumerated() {
-                    if tile == 4 {
-                        transformOutput(Tile4.self, products + slot * productCount, grid, n: n, columnTile: index, store: store)
-                    } else {
-                        transformOutput(Tile2.self, products + slot * productCount, grid, n: n, columnTile: index, store: store)
-                    }
+                    transformOutput(T.self, products + slot * productCount, grid, n: n, columnTile: index, store: store)
                 }
             }
         }
@@ -173,10 +177,10 @@ public enum Winograd3x3 {
         }
     }
 
-    /// The input planes with a zero border, each padded row split into its `grid.tile` phases
-    /// (`Grid`: even and odd columns for F(2×2), `splitRow4` for F(4×4)); planes split across `workers`.
-    static func writeSplitPadded(_ g: Conv2dGeometry, _ grid: Grid, input: UnsafePointer<Float>, into padded: UnsafeMutablePointer<Float>,
-                                 workers: Int) {
+    /// The input planes with a zero border, each padded row split into its `T.tile` phases by
+    /// `T.splitRow` (`Grid`: even and odd columns for F(2×2)); planes split across `workers`.
+    static func writeSplitPadded<T: WinogradTiling>(_: T.Type, _ g: Conv2dGeometry, _ grid: Grid, input: UnsafePointer<Float>,
+                                                    into padded: UnsafeMutablePointer<Float>, workers: Int) {
         let planes = g.batch * g.inChannels, height = g.inHeight, width = g.inWidth, rowFloats = grid.rowFloats
         let parallel = g.inputCount >= PackedConv2d.PaddedInput.parallelValues ? workers : 1
         Parallel.forEachChunk(planes, workers: parallel) { range, _ in
@@ -185,31 +189,10 @@ public enum Winograd3x3 {
                 target.update(repeating: 0, count: rowFloats)
                 for y in 0..<height {
                     let split = target + (y + 1) * rowFloats, row = source + y * width
-                    if grid.tile == 4 { splitRow4(row, width: width, grid, into: split) } else { splitRow2(row, width: width, grid, into: split) }
+                    T.splitRow(row, width: width, grid, into: split)
                 }
                 (target + (height + 1) * rowFloats).update(repeating: 0, count: grid.planeFloats - (height + 1) * rowFloats)
             }
-        }
-    }
-
-    /// One input row into its padded row's even and odd columns: even[m] = row[2m − 1],
-    /// odd[m] = row[2m] (input column x sits at padded column x + 1).
-    @inline(__always)
-    static func splitRow2(_ row: UnsafePointer<Float>, width: Int, _ grid: Grid, into even: UnsafeMutablePointer<Float>) {
-        let odd = even + grid.phaseFloats, lastColumn = grid.tileColumns
-        even[0] = 0
-        odd[0] = row[0]
-        var m = 1
-        while 2 * m + 15 <= width {
-            let v = load16(row + 2 * m - 1)
-            store8(v.evenHalf, even + m)
-            store8(v.oddHalf, odd + m)
-            m += 8
-        }
-        while m <= lastColumn {
-            even[m] = 2 * m - 1 < width ? row[2 * m - 1] : 0
-            odd[m] = 2 * m < width ? row[2 * m] : 0
-            m += 1
         }
     }
 
@@ -257,31 +240,6 @@ public enum Winograd3x3 {
         }
     }
 
-    /// `V.count` neighbouring tiles of one channel: d[r][q] is padded row r of the patch, column
-    /// q ∈ even[tx], odd[tx], even[tx + 1], odd[tx + 1]; point 4i + j of `Bᵀ d B` goes to
-    /// `target + (4i + j) · pointStride`.
-    @inline(__always)
-    static func transformPatches2<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
-                                                    into target: UnsafeMutablePointer<Float>, pointStride: Int) {
-        @inline(__always) func patchRow(_ r: Int) -> (V, V, V, V) {
-            let even = rows + r * grid.rowFloats, odd = even + grid.phaseFloats
-            return (V(loading: even), V(loading: odd), V(loading: even + 1), V(loading: odd + 1))
-        }
-        let d0 = patchRow(0), d1 = patchRow(1), d2 = patchRow(2), d3 = patchRow(3)
-        // Bᵀ d: down each column.
-        let c0 = inputTransform(d0.0, d1.0, d2.0, d3.0), c1 = inputTransform(d0.1, d1.1, d2.1, d3.1)
-        let c2 = inputTransform(d0.2, d1.2, d2.2, d3.2), c3 = inputTransform(d0.3, d1.3, d2.3, d3.3)
-        // (Bᵀ d) B: along each row i.
-        @inline(__always) func storeRow(_ i: Int, _ x: (V, V, V, V)) {
-            let t = inputTransform(x.0, x.1, x.2, x.3), row = target + 4 * i * pointStride
-            t.0.store(to: row); t.1.store(to: row + pointStride); t.2.store(to: row + 2 * pointStride); t.3.store(to: row + 3 * pointStride)
-        }
-        storeRow(0, (c0.0, c1.0, c2.0, c3.0))
-        storeRow(1, (c0.1, c1.1, c2.1, c3.1))
-        storeRow(2, (c0.2, c1.2, c2.2, c3.2))
-        storeRow(3, (c0.3, c1.3, c2.3, c3.3))
-    }
-
     /// Column tile `index`'s products ([out][points][16 lanes]) to output blocks by `T`'s transform
     /// (`Tile4`'s overwrites the products on the way).
     static func transformOutput<T: WinogradTiling>(_: T.Type, _ products: UnsafeMutablePointer<Float>, _ grid: Grid, n: Int, columnTile index: Int,
@@ -305,21 +263,6 @@ public enum Winograd3x3 {
                 }
             }
         }
-    }
-
-    /// `Aᵀ M A` for `V.count` neighbouring tiles of one output channel (point k at `m + 16k`).
-    @inline(__always)
-    static func transformProducts2<V: WinogradLanes>(_: V.Type, _ m: UnsafePointer<Float>, n: Int, channel: Int, tileRow: Int,
-                                                     tileColumn: Int, store: TileStore) {
-        @inline(__always) func point(_ i: Int, _ j: Int) -> V { V(loading: m + (4 * i + j) * lanes) }
-        // Aᵀ M: down each column j.
-        let s0 = outputTransform(point(0, 0), point(1, 0), point(2, 0), point(3, 0))
-        let s1 = outputTransform(point(0, 1), point(1, 1), point(2, 1), point(3, 1))
-        let s2 = outputTransform(point(0, 2), point(1, 2), point(2, 2), point(3, 2))
-        let s3 = outputTransform(point(0, 3), point(1, 3), point(2, 3), point(3, 3))
-        // (Aᵀ M) A: along rows 0 and 1.
-        let top = outputTransform(s0.0, s1.0, s2.0, s3.0), bottom = outputTransform(s0.1, s1.1, s2.1, s3.1)
-        store.write(top, bottom, n: n, channel: channel, tileRow: tileRow, tileColumn: tileColumn)
     }
 
     /// Bias, clamp and the store of 2×2 blocks in either output layout.
@@ -378,12 +321,14 @@ public enum Winograd3x3 {
     }
 }
 
-/// One Winograd scheme's transforms for `Winograd3x3`'s shared loops: `tile`, the output tile's
-/// side; the input transform of `V.count` neighbouring patches of one channel into their points
+/// One Winograd scheme's parts for `Winograd3x3`'s shared loops: `tile`, the output tile's side;
+/// the split of an input row into its phases; the input transform of `V.count` neighbouring patches of one channel into their points
 /// (`pointStride` apart); the output transform of one output channel's products (point k at
 /// `m + 16k`) and their store.
 protocol WinogradTiling {
     static var tile: Int { get }
+    /// One input row into its padded row's phases (`Winograd3x3.Grid`).
+    static func splitRow(_ row: UnsafePointer<Float>, width: Int, _ grid: Winograd3x3.Grid, into split: UnsafeMutablePointer<Float>)
     static func transformPatches<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Winograd3x3.Grid,
                                                    into target: UnsafeMutablePointer<Float>, pointStride: Int)
     static func transformProducts<V: WinogradLanes>(_: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
@@ -394,15 +339,66 @@ extension Winograd3x3 {
     /// F(2×2, 3×3).
     enum Tile2: WinogradTiling {
         static var tile: Int { 2 }
+
+        /// One input row into its padded row's even and odd columns: even[m] = row[2m − 1],
+        /// odd[m] = row[2m] (input column x sits at padded column x + 1).
         @inline(__always)
-        static func transformPatches<V: WinogradLanes>(_ lanes: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
-                                                       into target: UnsafeMutablePointer<Float>, pointStride: Int) {
-            transformPatches2(lanes, rows, grid, into: target, pointStride: pointStride)
+        static func splitRow(_ row: UnsafePointer<Float>, width: Int, _ grid: Grid, into even: UnsafeMutablePointer<Float>) {
+            let odd = even + grid.phaseFloats, lastColumn = grid.tileColumns
+            even[0] = 0
+            odd[0] = row[0]
+            var m = 1
+            while 2 * m + 15 <= width {
+                let v = load16(row + 2 * m - 1)
+                store8(v.evenHalf, even + m)
+                store8(v.oddHalf, odd + m)
+                m += 8
+            }
+            while m <= lastColumn {
+                even[m] = 2 * m - 1 < width ? row[2 * m - 1] : 0
+                odd[m] = 2 * m < width ? row[2 * m] : 0
+                m += 1
+            }
         }
+
+        /// `V.count` neighbouring tiles of one channel: d[r][q] is padded row r of the patch, column
+        /// q ∈ even[tx], odd[tx], even[tx + 1], odd[tx + 1]; point 4i + j of `Bᵀ d B` goes to
+        /// `target + (4i + j) · pointStride`.
         @inline(__always)
-        static func transformProducts<V: WinogradLanes>(_ lanes: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
+        static func transformPatches<V: WinogradLanes>(_: V.Type, _ rows: UnsafePointer<Float>, _ grid: Grid,
+                                                       into target: UnsafeMutablePointer<Float>, pointStride: Int) {
+            @inline(__always) func patchRow(_ r: Int) -> (V, V, V, V) {
+                let even = rows + r * grid.rowFloats, odd = even + grid.phaseFloats
+                return (V(loading: even), V(loading: odd), V(loading: even + 1), V(loading: odd + 1))
+            }
+            let d0 = patchRow(0), d1 = patchRow(1), d2 = patchRow(2), d3 = patchRow(3)
+            // Bᵀ d: down each column.
+            let c0 = inputTransform(d0.0, d1.0, d2.0, d3.0), c1 = inputTransform(d0.1, d1.1, d2.1, d3.1)
+            let c2 = inputTransform(d0.2, d1.2, d2.2, d3.2), c3 = inputTransform(d0.3, d1.3, d2.3, d3.3)
+            // (Bᵀ d) B: along each row i.
+            @inline(__always) func storeRow(_ i: Int, _ x: (V, V, V, V)) {
+                let t = inputTransform(x.0, x.1, x.2, x.3), row = target + 4 * i * pointStride
+                t.0.store(to: row); t.1.store(to: row + pointStride); t.2.store(to: row + 2 * pointStride); t.3.store(to: row + 3 * pointStride)
+            }
+            storeRow(0, (c0.0, c1.0, c2.0, c3.0))
+            storeRow(1, (c0.1, c1.1, c2.1, c3.1))
+            storeRow(2, (c0.2, c1.2, c2.2, c3.2))
+            storeRow(3, (c0.3, c1.3, c2.3, c3.3))
+        }
+
+        /// `Aᵀ M A` for `V.count` neighbouring tiles of one output channel (point k at `m + 16k`).
+        @inline(__always)
+        static func transformProducts<V: WinogradLanes>(_: V.Type, _ m: UnsafeMutablePointer<Float>, n: Int, channel: Int, tileRow: Int,
                                                         tileColumn: Int, store: TileStore) {
-            transformProducts2(lanes, m, n: n, channel: channel, tileRow: tileRow, tileColumn: tileColumn, store: store)
+            @inline(__always) func point(_ i: Int, _ j: Int) -> V { V(loading: m + (4 * i + j) * lanes) }
+            // Aᵀ M: down each column j.
+            let s0 = outputTransform(point(0, 0), point(1, 0), point(2, 0), point(3, 0))
+            let s1 = outputTransform(point(0, 1), point(1, 1), point(2, 1), point(3, 1))
+            let s2 = outputTransform(point(0, 2), point(1, 2), point(2, 2), point(3, 2))
+            let s3 = outputTransform(point(0, 3), point(1, 3), point(2, 3), point(3, 3))
+            // (Aᵀ M) A: along rows 0 and 1.
+            let top = outputTransform(s0.0, s1.0, s2.0, s3.0), bottom = outputTransform(s0.1, s1.1, s2.1, s3.1)
+            store.write(top, bottom, n: n, channel: channel, tileRow: tileRow, tileColumn: tileColumn)
         }
     }
 }

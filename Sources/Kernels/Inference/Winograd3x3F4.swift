@@ -17,36 +17,6 @@ extension Winograd3x3 {
         isSupported(g) && Grid(g, tile: 4).tiles >= 2 * lanes
     }
 
-    /// One input row into its padded row's four phases (`Grid`): phase p, index m holds input column
-    /// 4m + p − 1 (input column x sits at padded column x + 1), m = 0 … tileColumns.
-    @inline(__always)
-    static func splitRow4(_ row: UnsafePointer<Float>, width: Int, _ grid: Grid, into split: UnsafeMutablePointer<Float>) {
-        let phase = grid.phaseFloats, lastColumn = grid.tileColumns
-        var m = 0
-        if width >= 3 {
-            split[0] = 0
-            split[phase] = row[0]
-            split[2 * phase] = row[1]
-            split[3 * phase] = row[2]
-            m = 1
-        }
-        while 4 * m + 30 < width {
-            let a = load16(row + 4 * m - 1), b = load16(row + 4 * m + 15)
-            store8(SIMD8(lowHalf: a.evenHalf.evenHalf, highHalf: b.evenHalf.evenHalf), split + m)
-            store8(SIMD8(lowHalf: a.oddHalf.evenHalf, highHalf: b.oddHalf.evenHalf), split + phase + m)
-            store8(SIMD8(lowHalf: a.evenHalf.oddHalf, highHalf: b.evenHalf.oddHalf), split + 2 * phase + m)
-            store8(SIMD8(lowHalf: a.oddHalf.oddHalf, highHalf: b.oddHalf.oddHalf), split + 3 * phase + m)
-            m += 8
-        }
-        while m <= lastColumn {
-            for p in 0..<4 {
-                let x = 4 * m + p - 1
-                split[p * phase + m] = x >= 0 && x < width ? row[x] : 0
-            }
-            m += 1
-        }
-    }
-
     /// `Bᵀ x` for one column (or row) of a 6×6 patch:
     /// Bᵀ = [4 0 −5 0 1 0; 0 −4 −4 1 1 0; 0 4 −4 −1 1 0; 0 −2 −1 2 1 0; 0 2 −1 −2 1 0; 0 4 0 −5 0 1].
     @inline(__always)
@@ -66,6 +36,36 @@ extension Winograd3x3 {
     /// F(4×4, 3×3).
     enum Tile4: WinogradTiling {
         static var tile: Int { 4 }
+
+        /// One input row into its padded row's four phases (`Grid`): phase p, index m holds input column
+        /// 4m + p − 1 (input column x sits at padded column x + 1), m = 0 … tileColumns.
+        @inline(__always)
+        static func splitRow(_ row: UnsafePointer<Float>, width: Int, _ grid: Grid, into split: UnsafeMutablePointer<Float>) {
+            let phase = grid.phaseFloats, lastColumn = grid.tileColumns
+            var m = 0
+            if width >= 3 {
+                split[0] = 0
+                split[phase] = row[0]
+                split[2 * phase] = row[1]
+                split[3 * phase] = row[2]
+                m = 1
+            }
+            while 4 * m + 30 < width {
+                let a = load16(row + 4 * m - 1), b = load16(row + 4 * m + 15)
+                store8(SIMD8(lowHalf: a.evenHalf.evenHalf, highHalf: b.evenHalf.evenHalf), split + m)
+                store8(SIMD8(lowHalf: a.oddHalf.evenHalf, highHalf: b.oddHalf.evenHalf), split + phase + m)
+                store8(SIMD8(lowHalf: a.evenHalf.oddHalf, highHalf: b.evenHalf.oddHalf), split + 2 * phase + m)
+                store8(SIMD8(lowHalf: a.oddHalf.oddHalf, highHalf: b.oddHalf.oddHalf), split + 3 * phase + m)
+                m += 8
+            }
+            while m <= lastColumn {
+                for p in 0..<4 {
+                    let x = 4 * m + p - 1
+                    split[p * phase + m] = x >= 0 && x < width ? row[x] : 0
+                }
+                m += 1
+            }
+        }
 
         /// `V.count` neighbouring tiles of one channel: d[r][q] is padded row r of the patch at phase
         /// q mod 4, index q ÷ 4; point 6i + j of `Bᵀ d B` goes to `target + (6i + j) · pointStride`.
