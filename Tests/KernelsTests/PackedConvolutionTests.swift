@@ -120,6 +120,33 @@ final class PackedConvolutionTests: XCTestCase {
         }
     }
 
+    /// With AVX-512, two full column tiles stored in place run as one 12 × 32 call
+    /// (`PackedMicroKernel.runPairTwoTiles`); a group's odd last tile, the image's partial last tile
+    /// and a partial channel block take the 12 × 16 or 6 × 16 kernels. Every mix gives the AVX2
+    /// kernel's bits: groups of 1 tile (never two a call), 3 (an odd tile left in each group) and 64.
+    func testTwoTileCallsGiveTheSingleTileBits() throws {
+        guard VectorISA.supported.contains(.avx512) else {
+            throw XCTSkip("this CPU lacks AVX-512: the 12 × 32 kernel never runs (the AVX2 kernel is checked everywhere else)")
+        }
+        let measured = VectorISA.current
+        defer { VectorISA.use(measured) }
+        // 207 positions: 12 full tiles and one of 15; 28 channels: two full pairs of blocks and a 4-row block.
+        let g = try Conv2dGeometry(batch: 2, inChannels: 24, inHeight: 9, inWidth: 23, outChannels: 28, kernel: 1)
+        var rng = TestRandom(seed: 5)
+        let input = rng.floats(g.inputCount), weight = rng.floats(28 * 24), bias = rng.floats(28)
+        VectorISA.use(.avx2)
+        let reference = packed(g, input, weight, bias, relu6, workers: 1, positionsFirst: false)
+        VectorISA.use(.avx512)
+        for largest in [1, 3, 64] {
+            for workers in [1, 2] {
+                let output = PackedConv2d.$maxTilesPerGroup.withValue(largest) {
+                    packed(g, input, weight, bias, relu6, workers: workers, positionsFirst: false)
+                }
+                XCTAssertEqual(output, reference, "groups of up to \(largest) tiles, \(workers) workers")
+            }
+        }
+    }
+
     /// The stem's shape: 3 channels, stride 2, padding 1 — rows where the 16-wide loads fit and
     /// the left and right edges where they do not (widths 40 and 37: odd, so the last tap's row
     /// ends one short).

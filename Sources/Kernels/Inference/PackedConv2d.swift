@@ -105,13 +105,22 @@ public enum PackedConv2d {
                     let paired = pairs && block + 1 < filters.blocks
                     let a = UnsafePointer(filters.values + block * depth * rows), bias = UnsafePointer(filters.bias + block * rows)
                     let channel = block * rows, validRows = min(rows, g.outChannels - channel)
-                    for t in first..<last {
+                    var t = first
+                    while t < last {
                         let start = t * tileWidth, count = min(tileWidth, outPlane - start)
                         let b = UnsafePointer(columns + (t - first) * depth * tileWidth)
                         let direct = store.direct(n, channel: channel, start: start, rows: validRows, count: count)
                         if paired {
                             let validB = min(rows, g.outChannels - channel - rows), spillB = spill + rows * tileWidth
                             let directB = store.direct(n, channel: channel + rows, start: start, rows: validB, count: count)
+                            // Two full tiles stored in place: one 12 × 32 call (`runPairTwoTiles`).
+                            if let direct, let directB, t + 1 < last, outPlane - start >= 2 * tileWidth {
+                                PackedMicroKernel.runPairTwoTiles(depth: depth, filters: a, columnsA: b, columnsB: b + depth * tileWidth,
+                                                                  bias: bias, lower: lower, upper: upper,
+                                                                  outputA: direct, outputB: directB, ldc: outPlane, secondTile: tileWidth)
+                                t += 2
+                                continue
+                            }
                             PackedMicroKernel.runPair(depth: depth, filters: a, columns: b, bias: bias, lower: lower, upper: upper,
                                                       outputA: direct ?? spill, ldcA: direct == nil ? tileWidth : outPlane,
                                                       outputB: directB ?? spillB, ldcB: directB == nil ? tileWidth : outPlane)
@@ -121,6 +130,7 @@ public enum PackedConv2d {
                                                   output: direct ?? spill, ldc: direct == nil ? tileWidth : outPlane)
                         }
                         if direct == nil { store.copy(spill, n, channel: channel, start: start, rows: validRows, count: count) }
+                        t += 1
                     }
                     block += paired ? 2 : 1
                 }

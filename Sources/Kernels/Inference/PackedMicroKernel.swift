@@ -17,8 +17,8 @@ enum PackedMicroKernel {
     static let columns = 16
 
     /// Whether the AVX-512 kernels run, and so whether callers should hand blocks over two at a
-    /// time (`runPair`: one 12 × 16 kernel; with AVX2 the 6 × 16 kernel already uses every
-    /// register). Callers read it once per convolution and pass it on: `VectorISA.current` is a
+    /// time (`runPair`: one 12 × 16 kernel), and two column tiles with them where they can
+    /// (`runPairTwoTiles`: 12 × 32); with AVX2 the 6 × 16 kernel already uses every register. Callers read it once per convolution and pass it on: `VectorISA.current` is a
     /// lazily initialised global, so each read is a call (`swift_once`), once per block otherwise.
     static var isWide: Bool { VectorISA.current == .avx512 }
 
@@ -34,6 +34,21 @@ enum PackedMicroKernel {
         PackedMicroKernelAVX512.run12(depth: depth, filtersA: filters, filtersB: filters + depth * rows, columns: columns,
                                       biasA: bias, biasB: bias + rows, lower: lower, upper: upper,
                                       outputA: outputA, ldcA: ldcA, outputB: outputB, ldcB: ldcB)
+    }
+
+    /// `runPair` against two column tiles (`columnsA`, then `columnsB`), the second's results
+    /// `secondTile` floats after the first's in the same rows: one 12 × 32 kernel. The same bits as
+    /// two `runPair` calls.
+    @inline(__always)
+    static func runPairTwoTiles(
+        depth: Int, filters: UnsafePointer<Float>, columnsA: UnsafePointer<Float>, columnsB: UnsafePointer<Float>,
+        bias: UnsafePointer<Float>, lower: Float, upper: Float,
+        outputA: UnsafeMutablePointer<Float>, outputB: UnsafeMutablePointer<Float>, ldc: Int, secondTile: Int
+    ) {
+        PackedMicroKernelAVX512.run12x2(depth: depth, filtersA: filters, filtersB: filters + depth * rows,
+                                        columnsA: columnsA, columnsB: columnsB, biasA: bias, biasB: bias + rows,
+                                        lower: lower, upper: upper, outputA: outputA, ldcA: ldc, outputB: outputB, ldcB: ldc,
+                                        secondTile: secondTile)
     }
 
     /// `filters`: one block of `PackedFilters` ([depth][6]); `columns`: one packed column tile

@@ -161,9 +161,18 @@ public enum Winograd3x3 {
                 // With AVX-512 two blocks a call (`runPair`); an odd last block alone.
                 let paired = pairs && block + 1 < u.blocks
                 let a = UnsafePointer(u.values + block * channels * rows), zero = UnsafePointer(u.bias + block * rows)
-                for slot in 0..<columnTiles {
+                var slot = 0
+                while slot < columnTiles {
                     let tile = UnsafePointer(transformed + slot * transformedCount + k * pointStride)
                     let result = products + slot * productCount + block * rows * productRow + k * lanes
+                    if paired && slot + 1 < columnTiles {
+                        // Two column tiles a call: 12 × 32 (`runPairTwoTiles`).
+                        PackedMicroKernel.runPairTwoTiles(depth: channels, filters: a, columnsA: tile, columnsB: tile + transformedCount,
+                                                          bias: zero, lower: -.infinity, upper: .infinity, outputA: result,
+                                                          outputB: result + rows * productRow, ldc: productRow, secondTile: productCount)
+                        slot += 2
+                        continue
+                    }
                     if paired {
                         PackedMicroKernel.runPair(depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
                                                   outputA: result, ldcA: productRow, outputB: result + rows * productRow, ldcB: productRow)
@@ -171,6 +180,7 @@ public enum Winograd3x3 {
                         PackedMicroKernel.run(wide: pairs, depth: channels, filters: a, columns: tile, bias: zero, lower: -.infinity, upper: .infinity,
                                               output: result, ldc: productRow)
                     }
+                    slot += 1
                 }
                 block += paired ? 2 : 1
             }
