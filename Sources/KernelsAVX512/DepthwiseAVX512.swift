@@ -36,4 +36,41 @@ public enum DepthwiseAVX512 {
             }
         }
     }
+
+    /// Stride 2 over rows split into even and odd padded columns (`Depthwise3x3.SplitRows`: each
+    /// padded row `rowStride` floats, its even columns first, its odd ones `half` floats on): output
+    /// column x takes even[x], odd[x], even[x + 1] of three padded rows, summed as the 8-wide
+    /// `Depthwise3x3.forwardStride2` sums them, then clamped: the same bits, 16 columns a vector.
+    /// Lanes past `outWidth` read the half rows' slack and are not stored.
+    @inline(never)
+    public static func forwardStride2(
+        _ buffer: UnsafePointer<Float>, rowStride: Int, half: Int, outHeight: Int, outWidth: Int, taps: UnsafePointer<Float>,
+        bias: Float, lower: Float, upper: Float, output: UnsafeMutablePointer<Float>
+    ) {
+        typealias V = SIMD16<Float>
+        let w0 = V(repeating: taps[0]), w1 = V(repeating: taps[1]), w2 = V(repeating: taps[2])
+        let w3 = V(repeating: taps[3]), w4 = V(repeating: taps[4]), w5 = V(repeating: taps[5])
+        let w6 = V(repeating: taps[6]), w7 = V(repeating: taps[7]), w8 = V(repeating: taps[8])
+        let b = V(repeating: bias), lo = V(repeating: lower), hi = V(repeating: upper)
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+        for oy in 0..<outHeight {
+            let e0 = buffer + 2 * oy * rowStride, e1 = e0 + rowStride, e2 = e1 + rowStride
+            let o0 = e0 + half, o1 = e1 + half, o2 = e2 + half
+            let dst = output + oy * outWidth
+            var x = 0
+            while x < outWidth {
+                var acc = b + w0 * load(e0 + x) + w1 * load(o0 + x) + w2 * load(e0 + x + 1)
+                acc += w3 * load(e1 + x) + w4 * load(o1 + x) + w5 * load(e1 + x + 1)
+                acc += w6 * load(e2 + x) + w7 * load(o2 + x) + w8 * load(e2 + x + 1)
+                acc.replace(with: lo, where: acc .< lo)
+                acc.replace(with: hi, where: acc .> hi)
+                if x + 16 <= outWidth {
+                    UnsafeMutableRawPointer(dst + x).storeBytes(of: acc, as: V.self)
+                } else {
+                    for i in 0..<(outWidth - x) { dst[x + i] = acc[i] }
+                }
+                x += 16
+            }
+        }
+    }
 }

@@ -127,6 +127,28 @@ final class FusedConvolutionTests: XCTestCase {
         }
     }
 
+    /// Stride-2 depthwise runs 16 output columns a vector with AVX-512 (`DepthwiseAVX512.forwardStride2`
+    /// over the same split rows): the training kernel's bits followed by the clamp, on every
+    /// instruction set the CPU runs; output widths below, at and across 16 (odd input widths
+    /// too: the last output column then reads the zero border).
+    func testStride2DepthwiseIsTheTrainingKernelsBitsOnEveryInstructionSet() throws {
+        let measured = VectorISA.current
+        defer { VectorISA.use(measured) }
+        for (width, height) in [(3, 5), (16, 4), (31, 6), (32, 5), (33, 7), (64, 8), (90, 6)] {
+            let g = try Conv2dGeometry(batch: 2, inChannels: 3, inHeight: height, inWidth: width, outChannels: 3, kernel: 3, stride: 2,
+                                       padding: 1, groups: 3)
+            var random = TestRandom(seed: 10)
+            let input = random.floats(g.inputCount, scale: 4), weight = random.floats(g.weightCount, scale: 0.5), bias = random.floats(3)
+            let expected = reference(g, input, weight, bias, relu6)
+            for isa in VectorISA.supported {
+                VectorISA.use(isa)
+                for workers in [1, 2] {
+                    XCTAssertEqual(fused(g, input, weight, bias, relu6, workers: workers, positionsFirst: false), expected, "\(g) \(isa) workers \(workers)")
+                }
+            }
+        }
+    }
+
     func testGenericDepthwise5x5() throws {
         check(try Conv2dGeometry(batch: 2, inChannels: 4, inHeight: 9, inWidth: 10, outChannels: 4, kernel: 5, padding: 2, groups: 4),
               bounds: relu6, layouts: [false])

@@ -3,7 +3,7 @@ import KernelsAVX512
 /// Depthwise convolution with bias and a clamp activation in the same store: the training
 /// graph writes the convolution, then reads it again for the batch-norm affine and the
 /// activation; here each 8-column vector is finished before it is stored (the training
-/// kernels of `Depthwise3x3` with `ClampEpilogue`, or at stride 1 with AVX-512 its 16-wide twin
+/// kernels of `Depthwise3x3` with `ClampEpilogue`, or with AVX-512 their 16-wide twins in
 /// `DepthwiseAVX512`: the same sums in the same order).
 enum FusedDepthwise {
     static func forward(
@@ -37,8 +37,14 @@ enum FusedDepthwise {
                     } else {
                         let split = Depthwise3x3.SplitRows(height: g.inHeight, width: g.inWidth)
                         split.load(x, into: padded)
-                        Depthwise3x3.forwardStride2(split: split, buffer: padded, outHeight: g.outHeight, outWidth: g.outWidth,
-                                                    filter, bias: bias[c], epilogue: clamp, output: y)
+                        if wide {
+                            DepthwiseAVX512.forwardStride2(UnsafePointer(padded), rowStride: split.rowStride, half: split.half,
+                                                           outHeight: g.outHeight, outWidth: g.outWidth, taps: weight + c * taps, bias: bias[c],
+                                                           lower: bounds.lower, upper: bounds.upper, output: y)
+                        } else {
+                            Depthwise3x3.forwardStride2(split: split, buffer: padded, outHeight: g.outHeight, outWidth: g.outWidth,
+                                                        filter, bias: bias[c], epilogue: clamp, output: y)
+                        }
                     }
                 } else {
                     DepthwiseConv.genericForward(g, plane: x, weight: weight + c * taps, bias: bias[c], output: y)
